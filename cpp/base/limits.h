@@ -1,0 +1,24 @@
+// Explicit limits on what an import may consume. Each has a generous default,
+// can be overridden through ImportOptions, and, when reached, fails the import
+// with kLimitExceeded naming the limit.
+#ifndef INSTRUMENTSCOPE_BASE_LIMITS_H_
+#define INSTRUMENTSCOPE_BASE_LIMITS_H_
+
+#include <cstdint>
+
+namespace instrumentscope {
+
+struct Limits {
+  // Bytes produced by decompression (a gzip bomb stops here).
+  uint64_t max_decompressed_bytes = uint64_t{16} << 30;
+  // Distinct id="N" values kept per XML <node>.
+  uint64_t max_xml_ids = 100'000'000;
+  // Characters of text inside one XML element.
+  uint64_t max_xml_text_bytes = 64ull << 20;
+  // Frames in one backtrace.
+  uint32_t max_frames_per_stack = 16384;
+};
+
+}  // namespace instrumentscope
+
+#endif  // INSTRUMENTSCOPE_BASE_LIMITS_H_

@@ -1,0 +1,49 @@
+// What every input format implements: a streaming importer that is fed the
+// input's bytes in order and hands frames, stacks and samples to the shared
+// ProfileBuilder. Formats that need random access buffer what they need.
+#ifndef INSTRUMENTSCOPE_FORMATS_IMPORTER_H_
+#define INSTRUMENTSCOPE_FORMATS_IMPORTER_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "base/byte_span.h"
+#include "base/limits.h"
+#include "base/status.h"
+
+namespace instrumentscope {
+
+class ProfileBuilder;
+
+struct ImportOptions {
+  std::string name;             // the input's file name, for the output's name
+  std::optional<uint32_t> run;  // import only this run
+  Limits limits;
+};
+
+class StreamImporter {
+ public:
+  virtual ~StreamImporter() = default;
+  virtual Status Feed(ByteSpan bytes) = 0;
+  // Called once after the last Feed; the builder then holds everything.
+  virtual Status Finish() = 0;
+};
+
+// How sure a sniffer is that a prefix of the input is its format.
+enum class SniffMatch : uint8_t { kNo, kMaybe, kYes };
+
+struct FormatDescriptor {
+  const char* name;  // e.g. "xctrace-xml"
+  // Looks at up to kSniffBytes from the start of the (decompressed) input.
+  SniffMatch (*sniff)(ByteSpan prefix);
+  std::unique_ptr<StreamImporter> (*create)(ProfileBuilder& builder, const ImportOptions& options);
+};
+
+// Enough bytes for every sniffer to decide.
+inline constexpr size_t kSniffBytes = 4096;
+
+}  // namespace instrumentscope
+
+#endif  // INSTRUMENTSCOPE_FORMATS_IMPORTER_H_

@@ -1,0 +1,54 @@
+// The values behind xctrace's id/ref deduplication: the first occurrence of an
+// element carries id="N", later ones are <x ref="N"/>. Ids are scoped to one
+// <node>. xctrace numbers them 1, 2, 3…, so a vector holds them; ids far out of
+// that pattern go to a hash map instead of growing the vector.
+#ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_ID_TABLE_H_
+#define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_ID_TABLE_H_
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace instrumentscope::xctrace_xml {
+
+enum class ValueClass : uint8_t {
+  kUndefined,  // no element with this id yet
+  kOpaque,     // defined, but nothing the importer reads
+  kNumber,
+  kThread,
+  kProcess,
+  kFrame,
+  kBinary,
+  kSource,
+  kPath,
+  kStack,
+  kAddresses,
+};
+
+const char* ValueClassName(ValueClass value_class);
+
+struct Value {
+  ValueClass value_class = ValueClass::kUndefined;
+  uint32_t index = 0;  // into the importer's table for that class
+  int64_t number = 0;  // for kNumber
+};
+
+class IdTable {
+ public:
+  // Returns false when `id` is already defined.
+  bool Define(uint64_t id, const Value& value);
+  // A kUndefined value when `id` was never defined.
+  Value Find(uint64_t id) const;
+  uint64_t size() const { return size_; }
+  void Clear();
+
+ private:
+  static constexpr uint64_t kMinDenseSpan = 1 << 20;
+  std::vector<Value> dense_;
+  std::unordered_map<uint64_t, Value> sparse_;
+  uint64_t size_ = 0;
+};
+
+}  // namespace instrumentscope::xctrace_xml
+
+#endif  // INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_ID_TABLE_H_

@@ -1,0 +1,68 @@
+#include "formats/xctrace_xml/table_schema.h"
+
+#include <algorithm>
+
+namespace instrumentscope::xctrace_xml {
+
+const std::vector<std::string_view>& CpuSampleSchemas() {
+  static const std::vector<std::string_view> schemas = {
+      "time-profile", "cpu-profile", "counters-profile", "time-sample"};
+  return schemas;
+}
+
+TableLayout ReadTableLayout(std::string schema, const std::vector<Column>& columns) {
+  TableLayout layout;
+  layout.schema = std::move(schema);
+  bool has_time = false, has_thread = false, has_stack = false;
+  for (const Column& column : columns) {
+    const std::string& type = column.engineering_type;
+    ColumnRole role = ColumnRole::kIgnored;
+    if (type == "sample-time" && !has_time) {
+      role = ColumnRole::kTime;
+      has_time = true;
+    } else if (type == "thread" && !has_thread) {
+      role = ColumnRole::kThread;
+      has_thread = true;
+    } else if (type == "process") {
+      role = ColumnRole::kProcess;
+    } else if (column.mnemonic == "weight" && !layout.has_weight) {
+      role = ColumnRole::kWeight;
+      layout.has_weight = true;
+      layout.weight_unit = type == "weight"   ? WeightUnit::kNanoseconds
+                           : type == "any"    ? WeightUnit::kFromCell
+                                              : WeightUnit::kCount;
+    } else if (type == "backtrace" || type == "tagged-backtrace" || type == "kperf-bt") {
+      bool kernel = column.mnemonic.find("kernel") != std::string::npos;
+      role = kernel ? ColumnRole::kKernelStack : ColumnRole::kStack;
+      has_stack = true;
+    }
+    layout.roles.push_back(role);
+  }
+  const auto& known = CpuSampleSchemas();
+  layout.has_cpu_samples = std::find(known.begin(), known.end(), layout.schema) != known.end() &&
+                           has_time && has_thread && has_stack;
+  return layout;
+}
+
+uint32_t RunFromXpath(std::string_view xpath) {
+  static constexpr std::string_view kRun = "/run[";
+  size_t start = xpath.find(kRun);
+  if (start == std::string_view::npos) return 1;
+  uint64_t run = 0;
+  bool digits = false;
+  for (size_t i = start + kRun.size(); i < xpath.size() && xpath[i] >= '0' && xpath[i] <= '9';
+       ++i) {
+    run = run * 10 + static_cast<uint64_t>(xpath[i] - '0');
+    digits = true;
+    if (run > UINT32_MAX) return 1;
+  }
+  return digits && run > 0 ? static_cast<uint32_t>(run) : 1;
+}
+
+std::string ExportCommand(uint32_t run, std::string_view schema) {
+  return "xctrace export --input YOUR.trace --xpath '/trace-toc/run[" + std::to_string(run) +
+         "]/data/table[@schema=\"" + std::string(schema) +
+         "\"]' --output " + std::string(schema) + ".xml";
+}
+
+}  // namespace instrumentscope::xctrace_xml

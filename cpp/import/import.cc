@@ -1,0 +1,128 @@
+#include "import/import.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "container/gzip.h"
+#include "formats/registry.h"
+
+#ifndef INSTRUMENTSCOPE_VERSION
+#error "INSTRUMENTSCOPE_VERSION must be defined by the build (from package.json)"
+#endif
+
+namespace instrumentscope {
+
+const char* Version() { return INSTRUMENTSCOPE_VERSION; }
+
+const char* ImportStageName(ImportStage stage) {
+  switch (stage) {
+    case ImportStage::kDetecting: return "detecting";
+    case ImportStage::kParsing: return "parsing";
+    case ImportStage::kBuilding: return "building";
+    case ImportStage::kDone: return "done";
+  }
+  return "unknown";
+}
+
+Import::Import(ImportOptions options) : options_(std::move(options)) {}
+
+Import::~Import() = default;
+
+ImportProgress Import::progress() const {
+  return ImportProgress{stage_, bytes_read_, builder_.total_samples()};
+}
+
+Status Import::Fail(Status status) {
+  if (!status.ok() && status_.ok()) status_ = status;
+  return status;
+}
+
+Status Import::Feed(ByteSpan bytes) {
+  if (!status_.ok()) return status_;
+  if (finished_) return Status(ErrorCode::kInvalidArgument, "Feed() after Finish()");
+  bytes_read_ += bytes.size();
+  if (!container_known_) {
+    raw_prefix_.insert(raw_prefix_.end(), bytes.data(), bytes.data() + bytes.size());
+    if (raw_prefix_.size() < kSniffBytes) return OkStatus();
+    return Fail(StartContainer());
+  }
+  if (gzip_) return Fail(gzip_->Feed(bytes));
+  return Fail(FeedDecoded(bytes));
+}
+
+Status Import::StartContainer() {
+  container_known_ = true;
+  std::vector<uint8_t> prefix = std::move(raw_prefix_);
+  raw_prefix_ = {};
+  ByteSpan bytes(prefix.data(), prefix.size());
+  if (!LooksLikeGzip(bytes)) return FeedDecoded(bytes);
+  RETURN_IF_ERROR(CheckGzipHeader(bytes));
+  gzip_ = std::make_unique<GzipDecoder>(options_.limits,
+                                        [this](ByteSpan decoded) { return FeedDecoded(decoded); });
+  return gzip_->Feed(bytes);
+}
+
+Status Import::FeedDecoded(ByteSpan bytes) {
+  if (importer_) return importer_->Feed(bytes);
+  decoded_prefix_.insert(decoded_prefix_.end(), bytes.data(), bytes.data() + bytes.size());
+  if (decoded_prefix_.size() < kSniffBytes) return OkStatus();
+  return StartFormat();
+}
+
+Status Import::StartFormat() {
+  std::vector<uint8_t> prefix = std::move(decoded_prefix_);
+  decoded_prefix_ = {};
+  ByteSpan bytes(prefix.data(), prefix.size());
+  const FormatDescriptor* format = DetectFormat(bytes.first(std::min(bytes.size(), kSniffBytes)));
+  if (!format) return UnknownFormatError(bytes);
+  importer_ = format->create(builder_, options_);
+  stage_ = ImportStage::kParsing;
+  return importer_->Feed(bytes);
+}
+
+Status Import::UnknownFormatError(ByteSpan prefix) const {
+  std::string start;
+  for (size_t i = 0; i < std::min<size_t>(prefix.size(), 8); ++i) {
+    char hex[4];
+    std::snprintf(hex, sizeof(hex), "%02x ", prefix[i]);
+    start += hex;
+  }
+  std::string_view text = prefix.as_chars();
+  std::string guess;
+  if (text.substr(0, 4) == "PK\x03\x04") {
+    guess = " That is a zip archive; zipped .trace bundles are not supported by this version.";
+  } else if (text.substr(0, 8) == "bplist00") {
+    guess = " That is a binary property list, such as a .trace bundle's form.template.";
+  }
+  std::string what = gzip_ ? "the decompressed input" : "the input";
+  return Status(ErrorCode::kUnknownFormat,
+                what + " is not a format instrumentscope reads (xctrace export XML, plain or "
+                       "gzip-compressed); it starts with bytes " +
+                    start + "(" + std::to_string(prefix.size()) + " bytes seen)." + guess)
+      .WithOffset(0);
+}
+
+Result<ProfileGroup> Import::Finish() {
+  if (!status_.ok()) return status_;
+  if (finished_) return Status(ErrorCode::kInvalidArgument, "Finish() called twice");
+  finished_ = true;
+  if (bytes_read_ == 0) return Fail(Status(ErrorCode::kEmptyInput, "the input is empty"));
+  if (!container_known_) RETURN_IF_ERROR(Fail(StartContainer()));
+  if (gzip_) RETURN_IF_ERROR(Fail(gzip_->Finish()));
+  if (!importer_) {
+    if (decoded_prefix_.empty()) {
+      return Fail(Status(ErrorCode::kEmptyInput, "the gzip stream decompresses to nothing"));
+    }
+    RETURN_IF_ERROR(Fail(StartFormat()));
+  }
+  RETURN_IF_ERROR(Fail(importer_->Finish()));
+  stage_ = ImportStage::kBuilding;
+  Result<ProfileGroup> group =
+      std::move(builder_).Build(options_.name, std::string("instrumentscope@") + Version());
+  if (!group.ok()) return Fail(group.status());
+  stage_ = ImportStage::kDone;
+  return group;
+}
+
+}  // namespace instrumentscope

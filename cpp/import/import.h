@@ -1,0 +1,67 @@
+// The entry point of the core: feed an input's bytes in order, get a
+// ProfileGroup. Content decides everything: gzip is unwrapped when the bytes
+// say gzip, and the format is the registry's best sniffer match.
+#ifndef INSTRUMENTSCOPE_IMPORT_IMPORT_H_
+#define INSTRUMENTSCOPE_IMPORT_IMPORT_H_
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "base/status.h"
+#include "formats/importer.h"
+#include "model/profile.h"
+#include "model/profile_builder.h"
+
+namespace instrumentscope {
+
+class GzipDecoder;
+
+// Stages reported to progress callbacks.
+enum class ImportStage : uint8_t { kDetecting, kParsing, kBuilding, kDone };
+const char* ImportStageName(ImportStage stage);
+
+struct ImportProgress {
+  ImportStage stage = ImportStage::kDetecting;
+  uint64_t bytes_read = 0;  // input bytes fed so far
+  uint64_t samples = 0;     // samples decoded so far
+};
+
+class Import {
+ public:
+  explicit Import(ImportOptions options);
+  ~Import();
+  Import(const Import&) = delete;
+  Import& operator=(const Import&) = delete;
+
+  // Errors are sticky: after one, every call returns it.
+  Status Feed(ByteSpan bytes);
+  Result<ProfileGroup> Finish();
+  ImportProgress progress() const;
+
+ private:
+  Status FeedDecoded(ByteSpan bytes);
+  Status StartContainer();
+  Status StartFormat();
+  Status UnknownFormatError(ByteSpan prefix) const;
+  Status Fail(Status status);
+
+  ImportOptions options_;
+  ProfileBuilder builder_;
+  Status status_;
+  ImportStage stage_ = ImportStage::kDetecting;
+  uint64_t bytes_read_ = 0;
+  bool finished_ = false;
+  std::vector<uint8_t> raw_prefix_;      // input held until the container is known
+  bool container_known_ = false;
+  std::unique_ptr<GzipDecoder> gzip_;
+  std::vector<uint8_t> decoded_prefix_;  // content held until the format is known
+  std::unique_ptr<StreamImporter> importer_;
+};
+
+// The version written into every output's "exporter" field.
+const char* Version();
+
+}  // namespace instrumentscope
+
+#endif  // INSTRUMENTSCOPE_IMPORT_IMPORT_H_

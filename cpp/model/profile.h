@@ -1,0 +1,80 @@
+// The plain data every importer produces and every writer consumes: interned
+// frames, a stack table (each stack is a parent stack plus one frame), and one
+// sampled profile per thread whose samples are stack ids in time order.
+#ifndef INSTRUMENTSCOPE_MODEL_PROFILE_H_
+#define INSTRUMENTSCOPE_MODEL_PROFILE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace instrumentscope {
+
+using FrameId = uint32_t;
+using StackId = uint32_t;
+// The stack of a sample with no frames: idle gaps and rows without a backtrace.
+inline constexpr StackId kEmptyStack = UINT32_MAX;
+
+struct Frame {
+  std::string name;
+  std::string file;  // source file, else the binary's path; may be empty
+  std::optional<uint32_t> line;
+};
+
+// Stack `s` is stack `parent[s]` (or kEmptyStack) with `frame[s]` on top, so a
+// parent id is always smaller than its child's.
+struct StackTable {
+  std::vector<StackId> parent;
+  std::vector<FrameId> frame;
+  size_t size() const { return frame.size(); }
+};
+
+// Units of the speedscope file format that the importers produce.
+enum class ValueUnit : uint8_t { kNone, kNanoseconds };
+
+struct Profile {
+  std::string name;  // "Main Thread 0x9db2dc — proc (pid 83138)"
+  ValueUnit unit = ValueUnit::kNanoseconds;
+  int64_t start_value = 0;
+  int64_t end_value = 0;
+  std::vector<StackId> samples;  // time order; gaps are kEmptyStack
+  std::vector<int64_t> weights;  // same length as samples
+
+  // Where the samples came from, for listings and pickers.
+  std::string thread_name;  // "Main Thread 0x9db2dc"
+  uint64_t tid = 0;
+  std::string process_name;
+  int64_t pid = -1;  // -1 when the input names no process
+  uint32_t run = 1;
+  std::string table;           // schema, e.g. "time-profile"
+  uint64_t sample_count = 0;   // recorded samples, gaps excluded
+  int64_t sample_weight = 0;   // their total weight, gaps excluded
+};
+
+// A table seen in the input, whether or not it held CPU samples.
+struct TableSummary {
+  uint32_t run = 1;
+  std::string schema;
+  uint64_t rows = 0;
+  bool has_cpu_samples = false;
+};
+
+struct Warning {
+  std::string code;
+  std::string message;
+};
+
+struct ProfileGroup {
+  std::string name;      // the input's file name
+  std::string exporter;  // "instrumentscope@<version>"
+  std::vector<Frame> frames;
+  StackTable stacks;
+  std::vector<Profile> profiles;
+  size_t active_profile_index = 0;  // the busiest thread
+  std::vector<TableSummary> tables;
+  std::vector<Warning> warnings;
+};
+}  // namespace instrumentscope
+
+#endif  // INSTRUMENTSCOPE_MODEL_PROFILE_H_

@@ -1,0 +1,236 @@
+#include "model/profile_builder.h"
+
+#include <algorithm>
+#include <set>
+
+#include "base/checked_math.h"
+
+namespace instrumentscope {
+
+size_t ProfileBuilder::ThreadKeyHash::operator()(const ThreadKey& key) const {
+  uint64_t hash = key.tid * 0x9E3779B97F4A7C15ull;
+  hash ^= static_cast<uint64_t>(key.pid) + 0x632BE59BD9B4E019ull + (hash << 6) + (hash >> 2);
+  hash ^= key.timeline + 0x85EBCA77C2B2AE63ull + (hash << 6) + (hash >> 2);
+  return static_cast<size_t>(hash);
+}
+
+FrameId ProfileBuilder::InternFrame(const FrameDesc& desc) {
+  frame_key_.assign(desc.name);
+  frame_key_.push_back('\0');
+  frame_key_.append(desc.image);
+  auto [entry, inserted] =
+      frame_index_.try_emplace(frame_key_, static_cast<FrameId>(frames_.size()));
+  if (inserted) {
+    Frame frame;
+    frame.name = std::string(desc.name);
+    frame.file = std::string(desc.source_file.empty() ? desc.image : desc.source_file);
+    if (!desc.source_file.empty()) frame.line = desc.line;
+    frames_.push_back(std::move(frame));
+    frame_has_source_.push_back(!desc.source_file.empty());
+    return entry->second;
+  }
+  // One frame stands for the whole function, so it keeps the lowest line seen
+  // in its source file: the closest to where the function starts.
+  FrameId id = entry->second;
+  if (desc.source_file.empty()) return id;
+  Frame& frame = frames_[id];
+  if (!frame_has_source_[id]) {
+    frame.file = std::string(desc.source_file);
+    frame.line = desc.line;
+    frame_has_source_[id] = true;
+  } else if (desc.line && frame.file == desc.source_file && (!frame.line || *desc.line < *frame.line)) {
+    frame.line = desc.line;
+  }
+  return id;
+}
+
+StackId ProfileBuilder::InternStack(StackId parent, FrameId frame) {
+  uint64_t key = (static_cast<uint64_t>(parent) << 32) | frame;
+  auto [entry, inserted] =
+      stack_index_.try_emplace(key, static_cast<StackId>(stacks_.frame.size()));
+  if (inserted) {
+    stacks_.parent.push_back(parent);
+    stacks_.frame.push_back(frame);
+  }
+  return entry->second;
+}
+
+StackId ProfileBuilder::InternFrames(StackId base, const std::vector<FrameId>& leaf_to_root) {
+  for (auto frame = leaf_to_root.rbegin(); frame != leaf_to_root.rend(); ++frame) {
+    base = InternStack(base, *frame);
+  }
+  return base;
+}
+
+StackId ProfileBuilder::AppendStack(StackId base, StackId top) {
+  std::vector<FrameId> leaf_to_root;
+  for (StackId stack = top; stack != kEmptyStack; stack = stacks_.parent[stack]) {
+    leaf_to_root.push_back(stacks_.frame[stack]);
+  }
+  return InternFrames(base, leaf_to_root);
+}
+
+ProfileBuilder::TimelineId ProfileBuilder::AddTimeline(uint32_t run, std::string table,
+                                                       ValueUnit unit) {
+  timelines_.push_back(Timeline{run, std::move(table), unit});
+  return static_cast<TimelineId>(timelines_.size() - 1);
+}
+
+void ProfileBuilder::SetTimelineUnit(TimelineId timeline, ValueUnit unit) {
+  timelines_[timeline].unit = unit;
+}
+
+ProfileBuilder::ThreadId ProfileBuilder::InternThread(TimelineId timeline, const ThreadDesc& desc) {
+  ThreadKey key{timeline, desc.pid, desc.tid};
+  auto [entry, inserted] =
+      thread_index_.try_emplace(key, static_cast<ThreadId>(threads_.size()));
+  if (inserted) {
+    Thread thread;
+    thread.timeline = timeline;
+    thread.thread_name = std::string(desc.thread_name);
+    thread.tid = desc.tid;
+    thread.process_name = std::string(desc.process_name);
+    thread.pid = desc.pid;
+    threads_.push_back(std::move(thread));
+  }
+  return entry->second;
+}
+
+Status ProfileBuilder::AddSample(ThreadId thread_id, int64_t time, int64_t weight,
+                                 StackId stack) {
+  if (time < 0 || weight < 0 || !CheckedAdd(time, weight)) {
+    return Status(ErrorCode::kBadSample, "sample at time " + std::to_string(time) +
+                                             " with weight " + std::to_string(weight) +
+                                             " is negative or overflows");
+  }
+  Thread& thread = threads_[thread_id];
+  if (!thread.samples.empty() && time < thread.samples.back().time) thread.sorted = false;
+  thread.samples.push_back(RawSample{time, weight, stack});
+  ++total_samples_;
+  return OkStatus();
+}
+
+void ProfileBuilder::AddWarning(std::string code, std::string message) {
+  warnings_.push_back(Warning{std::move(code), std::move(message)});
+}
+
+Status ProfileBuilder::FillProfile(const Thread& thread, int64_t timeline_end,
+                                   Profile* profile) const {
+  const Timeline& timeline = timelines_[thread.timeline];
+  profile->unit = timeline.unit;
+  profile->samples.reserve(thread.samples.size() * 2 + 1);
+  profile->weights.reserve(thread.samples.size() * 2 + 1);
+  auto overflow = [] {
+    return Status(ErrorCode::kBadSample, "sample weights add up past 2^63");
+  };
+
+  // Sampled profiles carry no timestamps: a sample's place on the time axis is
+  // the sum of the weights before it. Empty samples fill the gaps so that the
+  // time-ordered view shows each sample where it happened, on an axis that
+  // starts at the run's start and is shared by every thread of the timeline.
+  bool fill_gaps = timeline.unit == ValueUnit::kNanoseconds;
+  int64_t cursor = 0;
+  for (const RawSample& sample : thread.samples) {
+    if (fill_gaps && sample.time > cursor) {
+      profile->samples.push_back(kEmptyStack);
+      profile->weights.push_back(sample.time - cursor);
+      cursor = sample.time;
+    }
+    profile->samples.push_back(sample.stack);
+    profile->weights.push_back(sample.weight);
+    auto next = CheckedAdd(cursor, sample.weight);
+    auto total = CheckedAdd(profile->sample_weight, sample.weight);
+    if (!next || !total) return overflow();
+    cursor = *next;
+    profile->sample_weight = *total;
+  }
+  if (fill_gaps && timeline_end > cursor) {
+    profile->samples.push_back(kEmptyStack);
+    profile->weights.push_back(timeline_end - cursor);
+    cursor = timeline_end;
+  }
+  profile->start_value = 0;
+  profile->end_value = cursor;
+  profile->sample_count = thread.samples.size();
+  return OkStatus();
+}
+
+Result<ProfileGroup> ProfileBuilder::Build(std::string name, std::string exporter) && {
+  std::vector<int64_t> timeline_end(timelines_.size(), 0);
+  std::set<uint32_t> runs;
+  for (const Timeline& timeline : timelines_) runs.insert(timeline.run);
+  auto timelines_in_run = [this](uint32_t run) {
+    return std::count_if(timelines_.begin(), timelines_.end(),
+                         [run](const Timeline& timeline) { return timeline.run == run; });
+  };
+
+  for (Thread& thread : threads_) {
+    if (!thread.sorted) {
+      std::stable_sort(thread.samples.begin(), thread.samples.end(),
+                       [](const RawSample& a, const RawSample& b) { return a.time < b.time; });
+    }
+    for (const RawSample& sample : thread.samples) {
+      // AddSample checked that time + weight does not overflow.
+      timeline_end[thread.timeline] =
+          std::max(timeline_end[thread.timeline], sample.time + sample.weight);
+    }
+  }
+
+  // Profiles are grouped by timeline, threads in the order they first appeared.
+  std::vector<ThreadId> order(threads_.size());
+  for (ThreadId id = 0; id < order.size(); ++id) order[id] = id;
+  std::stable_sort(order.begin(), order.end(), [this](ThreadId a, ThreadId b) {
+    return threads_[a].timeline < threads_[b].timeline;
+  });
+
+  ProfileGroup group;
+  group.name = std::move(name);
+  group.exporter = std::move(exporter);
+  group.profiles.reserve(threads_.size());
+  for (ThreadId id : order) {
+    Thread& thread = threads_[id];
+    if (thread.samples.empty()) continue;
+    const Timeline& timeline = timelines_[thread.timeline];
+    Profile profile;
+    profile.thread_name = thread.thread_name;
+    profile.tid = thread.tid;
+    profile.process_name = thread.process_name;
+    profile.pid = thread.pid;
+    profile.run = timeline.run;
+    profile.table = timeline.table;
+
+    profile.name = thread.thread_name;
+    if (!thread.process_name.empty() && thread.pid >= 0) {
+      profile.name += " — " + thread.process_name + " (pid " + std::to_string(thread.pid) + ")";
+    } else if (!thread.process_name.empty()) {
+      profile.name += " — " + thread.process_name;
+    } else if (thread.pid >= 0) {
+      profile.name += " — pid " + std::to_string(thread.pid);
+    }
+    if (runs.size() > 1) profile.name += " — run " + std::to_string(timeline.run);
+    if (timelines_in_run(timeline.run) > 1) profile.name += " — " + timeline.table;
+
+    RETURN_IF_ERROR(FillProfile(thread, timeline_end[thread.timeline], &profile));
+    thread.samples = {};  // release memory as we go
+    group.profiles.push_back(std::move(profile));
+  }
+
+  // The busiest thread opens first: most samples, then most weight.
+  for (size_t i = 1; i < group.profiles.size(); ++i) {
+    const Profile& best = group.profiles[group.active_profile_index];
+    const Profile& candidate = group.profiles[i];
+    if (candidate.sample_count > best.sample_count ||
+        (candidate.sample_count == best.sample_count &&
+         candidate.sample_weight > best.sample_weight)) {
+      group.active_profile_index = i;
+    }
+  }
+
+  group.frames = std::move(frames_);
+  group.stacks = std::move(stacks_);
+  group.tables = std::move(tables_);
+  group.warnings = std::move(warnings_);
+  return group;
+}
+
+}  // namespace instrumentscope

@@ -1,0 +1,122 @@
+// The one profile builder shared by every importer. Importers hand it frames,
+// stacks and samples in whatever order the input has them; Build() returns a
+// ProfileGroup with frames interned, one profile per thread and timeline,
+// samples in time order and idle gaps as empty-stack samples.
+#ifndef INSTRUMENTSCOPE_MODEL_PROFILE_BUILDER_H_
+#define INSTRUMENTSCOPE_MODEL_PROFILE_BUILDER_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "base/status.h"
+#include "model/profile.h"
+
+namespace instrumentscope {
+
+struct FrameDesc {
+  std::string_view name;
+  // The binary the code belongs to (its path, else its name). Frames are the
+  // same frame when name and image match, whatever their address or line.
+  std::string_view image;
+  std::string_view source_file;  // empty when the input has no source info
+  std::optional<uint32_t> line;
+};
+
+struct ThreadDesc {
+  std::string_view thread_name;  // "Main Thread 0x9db2dc"
+  uint64_t tid = 0;
+  std::string_view process_name;
+  int64_t pid = -1;
+};
+
+class ProfileBuilder {
+ public:
+  using TimelineId = uint32_t;
+  using ThreadId = uint32_t;
+
+  struct RawSample {
+    int64_t time;
+    int64_t weight;
+    StackId stack;
+  };
+
+  FrameId InternFrame(const FrameDesc& desc);
+  StackId InternStack(StackId parent, FrameId frame);
+  // Interns `leaf_to_root` (as backtraces list them) on top of `base`.
+  StackId InternFrames(StackId base, const std::vector<FrameId>& leaf_to_root);
+  // `top`'s frames, root first, pushed onto `base`.
+  StackId AppendStack(StackId base, StackId top);
+
+  // A timeline is one table of one run: its threads share one time axis.
+  // With ValueUnit::kNanoseconds, `time` is nanoseconds since the run started
+  // and gaps are filled; with kNone, samples are counts or cycles in order.
+  TimelineId AddTimeline(uint32_t run, std::string table, ValueUnit unit);
+  void SetTimelineUnit(TimelineId timeline, ValueUnit unit);
+  ThreadId InternThread(TimelineId timeline, const ThreadDesc& desc);
+  Status AddSample(ThreadId thread, int64_t time, int64_t weight, StackId stack);
+
+  void AddTable(TableSummary table) { tables_.push_back(std::move(table)); }
+  void AddWarning(std::string code, std::string message);
+
+  // Inspection before Build(), for importers and tests.
+  const Frame& frame(FrameId id) const { return frames_[id]; }
+  const StackTable& stacks() const { return stacks_; }
+  size_t thread_count() const { return threads_.size(); }
+  const std::vector<RawSample>& raw_samples(ThreadId thread) const {
+    return threads_[thread].samples;
+  }
+  uint64_t total_samples() const { return total_samples_; }
+  const std::vector<TableSummary>& tables() const { return tables_; }
+
+  // Consumes the builder.
+  Result<ProfileGroup> Build(std::string name, std::string exporter) &&;
+
+ private:
+  struct Timeline {
+    uint32_t run;
+    std::string table;
+    ValueUnit unit;
+  };
+  struct Thread {
+    TimelineId timeline;
+    std::string thread_name;
+    uint64_t tid;
+    std::string process_name;
+    int64_t pid;
+    bool sorted = true;
+    std::vector<RawSample> samples;
+  };
+  struct ThreadKey {
+    TimelineId timeline;
+    int64_t pid;
+    uint64_t tid;
+    bool operator==(const ThreadKey& other) const {
+      return timeline == other.timeline && pid == other.pid && tid == other.tid;
+    }
+  };
+  struct ThreadKeyHash {
+    size_t operator()(const ThreadKey& key) const;
+  };
+
+  Status FillProfile(const Thread& thread, int64_t timeline_end, Profile* profile) const;
+
+  std::vector<Frame> frames_;
+  std::vector<bool> frame_has_source_;
+  std::unordered_map<std::string, FrameId> frame_index_;
+  std::string frame_key_;  // scratch, to avoid an allocation per lookup
+  StackTable stacks_;
+  std::unordered_map<uint64_t, StackId> stack_index_;
+  std::vector<Timeline> timelines_;
+  std::vector<Thread> threads_;
+  std::unordered_map<ThreadKey, ThreadId, ThreadKeyHash> thread_index_;
+  std::vector<TableSummary> tables_;
+  std::vector<Warning> warnings_;
+  uint64_t total_samples_ = 0;
+};
+
+}  // namespace instrumentscope
+
+#endif  // INSTRUMENTSCOPE_MODEL_PROFILE_BUILDER_H_

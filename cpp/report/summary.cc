@@ -1,0 +1,50 @@
+#include "report/summary.h"
+
+#include "speedscope/file_format.h"
+#include "speedscope/writer.h"
+
+namespace instrumentscope {
+
+nlohmann::json Summary(const ProfileGroup& group, SummaryFrames frames) {
+  nlohmann::json summary = {
+      {"name", group.name},
+      {"exporter", group.exporter},
+      {"activeProfileIndex", group.active_profile_index},
+  };
+  nlohmann::json& profiles = summary["profiles"] = nlohmann::json::array();
+  for (const Profile& profile : group.profiles) {
+    nlohmann::json entry = {
+        {"name", profile.name},
+        {"unit", speedscope::UnitName(profile.unit)},
+        {"startValue", profile.start_value},
+        {"endValue", profile.end_value},
+        {"threadName", profile.thread_name},
+        {"tid", profile.tid},
+        {"processName", profile.process_name},
+        {"run", profile.run},
+        {"table", profile.table},
+        {"sampleCount", profile.sample_count},
+        {"sampleWeight", profile.sample_weight},
+    };
+    entry["pid"] = profile.pid >= 0 ? nlohmann::json(profile.pid) : nlohmann::json(nullptr);
+    profiles.push_back(std::move(entry));
+  }
+  nlohmann::json& tables = summary["tables"] = nlohmann::json::array();
+  for (const TableSummary& table : group.tables) {
+    tables.push_back({{"run", table.run},
+                      {"schema", table.schema},
+                      {"rows", table.rows},
+                      {"cpuSamples", table.has_cpu_samples}});
+  }
+  nlohmann::json& warnings = summary["warnings"] = nlohmann::json::array();
+  for (const Warning& warning : group.warnings) {
+    warnings.push_back({{"code", warning.code}, {"message", warning.message}});
+  }
+  if (frames == SummaryFrames::kInclude) {
+    nlohmann::json& list = summary["frames"] = nlohmann::json::array();
+    for (const Frame& frame : group.frames) list.push_back(speedscope::FrameJson(frame));
+  }
+  return summary;
+}
+
+}  // namespace instrumentscope

@@ -1,0 +1,26 @@
+// The speedscope file format, as produced here: the subset of
+// https://www.speedscope.app/file-format-schema.json that instrumentscope
+// writes (sampled profiles, shared frames). web/src/index.d.ts mirrors it for
+// JavaScript callers, and tests validate every output against the schema.
+#ifndef INSTRUMENTSCOPE_SPEEDSCOPE_FILE_FORMAT_H_
+#define INSTRUMENTSCOPE_SPEEDSCOPE_FILE_FORMAT_H_
+
+#include "model/profile.h"
+
+namespace instrumentscope::speedscope {
+
+inline constexpr const char* kSchemaUrl = "https://www.speedscope.app/file-format-schema.json";
+inline constexpr const char* kSampledProfileType = "sampled";
+
+// FileFormat.ValueUnit
+inline const char* UnitName(ValueUnit unit) {
+  switch (unit) {
+    case ValueUnit::kNone: return "none";
+    case ValueUnit::kNanoseconds: return "nanoseconds";
+  }
+  return "none";
+}
+
+}  // namespace instrumentscope::speedscope
+
+#endif  // INSTRUMENTSCOPE_SPEEDSCOPE_FILE_FORMAT_H_

@@ -1,0 +1,104 @@
+// instrumentscope-native: the core built natively, for debugging, sanitizer
+// runs and benchmarks. The CLI people use is the npm package's, which runs
+// the same core as WebAssembly.
+//
+//   instrumentscope-native INPUT [-o OUT] [--run N] [--folded] [--list]
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "base/json.h"
+#include "import/import.h"
+#include "report/summary.h"
+#include "speedscope/folded_stacks.h"
+#include "speedscope/writer.h"
+
+namespace {
+
+constexpr size_t kChunkBytes = 1 << 20;
+
+int Usage() {
+  std::fprintf(stderr,
+               "usage: instrumentscope-native INPUT [-o OUT] [--run N] [--folded] [--list]\n");
+  return 2;
+}
+
+std::string BaseName(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string input_path, output_path;
+  bool folded = false, list = false;
+  instrumentscope::ImportOptions options;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if ((arg == "-o" || arg == "--output") && i + 1 < argc) {
+      output_path = argv[++i];
+    } else if (arg == "--run" && i + 1 < argc) {
+      char* end = nullptr;
+      unsigned long run = std::strtoul(argv[++i], &end, 10);
+      if (!end || *end || run == 0 || run > UINT32_MAX) return Usage();
+      options.run = static_cast<uint32_t>(run);
+    } else if (arg == "--folded") {
+      folded = true;
+    } else if (arg == "--list") {
+      list = true;
+    } else if (!arg.empty() && arg[0] != '-' && input_path.empty()) {
+      input_path = arg;
+    } else {
+      return Usage();
+    }
+  }
+  if (input_path.empty()) return Usage();
+
+  std::FILE* input = std::fopen(input_path.c_str(), "rb");
+  if (!input) {
+    std::fprintf(stderr, "instrumentscope: cannot open %s: %s\n", input_path.c_str(),
+                 std::strerror(errno));
+    return 1;
+  }
+  options.name = BaseName(input_path);
+  instrumentscope::Import import(options);
+  std::vector<uint8_t> buffer(kChunkBytes);
+  instrumentscope::Status status;
+  size_t count;
+  while (status.ok() && (count = std::fread(buffer.data(), 1, buffer.size(), input)) > 0) {
+    status = import.Feed(instrumentscope::ByteSpan(buffer.data(), count));
+  }
+  std::fclose(input);
+  auto group = status.ok() ? import.Finish() : instrumentscope::Result<instrumentscope::ProfileGroup>(status);
+  if (!group.ok()) {
+    std::fprintf(stderr, "instrumentscope: %s: %s\n", input_path.c_str(),
+                 group.status().ToString().c_str());
+    return 1;
+  }
+
+  std::ofstream file;
+  if (!output_path.empty()) {
+    file.open(output_path, std::ios::binary);
+    if (!file) {
+      std::fprintf(stderr, "instrumentscope: cannot write %s\n", output_path.c_str());
+      return 1;
+    }
+  }
+  std::ostream& out = output_path.empty() ? std::cout : file;
+  if (list) {
+    out << instrumentscope::DumpJson(
+               instrumentscope::Summary(*group, instrumentscope::SummaryFrames::kOmit), 2)
+        << "\n";
+  } else if (folded) {
+    out << instrumentscope::speedscope::FoldedStacks(*group);
+  } else {
+    instrumentscope::speedscope::WriteJson(*group, out);
+  }
+  out.flush();
+  return out ? 0 : 1;
+}

@@ -1,0 +1,89 @@
+#include <catch2/catch.hpp>
+
+#include "base/byte_reader.h"
+#include "base/checked_math.h"
+#include "base/status.h"
+
+namespace instrumentscope {
+namespace {
+
+TEST_CASE("Status says what and where") {
+  Status status(ErrorCode::kXmlDanglingRef, "ref=\"9\" names nothing");
+  status.WithPath("trace-query-result/node[1]/row[3]").WithLine(12).WithOffset(345);
+  CHECK(status.ToString() ==
+        "XML_DANGLING_REF: ref=\"9\" names nothing "
+        "(at trace-query-result/node[1]/row[3], line 12, byte 345)");
+  // The innermost location wins: later setters do not overwrite.
+  status.WithPath("other").WithLine(1).WithOffset(2);
+  CHECK(status.path() == "trace-query-result/node[1]/row[3]");
+  CHECK(*status.line() == 12);
+  CHECK(*status.offset() == 345);
+  CHECK(OkStatus().ToString() == "OK");
+}
+
+TEST_CASE("Status nests container paths with '!'") {
+  Status status(ErrorCode::kTruncated, "short");
+  status.WithPath("inner.xml").WithOuterPath("outer.zip");
+  CHECK(status.path() == "outer.zip!inner.xml");
+}
+
+Result<int> Half(int value) {
+  if (value % 2) return Status(ErrorCode::kInvalidArgument, "odd");
+  return value / 2;
+}
+
+Result<int> Quarter(int value) {
+  int half;
+  ASSIGN_OR_RETURN(half, Half(value));
+  return Half(half);
+}
+
+TEST_CASE("Result and the propagation macros") {
+  CHECK(*Quarter(8) == 2);
+  CHECK(Quarter(6).status().code() == ErrorCode::kInvalidArgument);
+  CHECK(std::string(ErrorCodeName(ErrorCode::kXmlSyntax)) == "XML_SYNTAX");
+}
+
+TEST_CASE("ByteReader reads both byte orders and any width") {
+  const uint8_t bytes[] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09};
+  ByteReader reader(ByteSpan(bytes, sizeof(bytes)));
+  CHECK(*reader.ReadU16Le() == 0x0201);
+  CHECK(*reader.ReadU16Be() == 0x0304);
+  CHECK(*reader.ReadUIntLe(3) == 0x070605);
+  REQUIRE(reader.Seek(0).ok());
+  CHECK(*reader.ReadU32Be() == 0x01020304);
+  CHECK(*reader.ReadU32Le() == 0x08070605);
+  REQUIRE(reader.Seek(1).ok());
+  CHECK(*reader.ReadU64Le() == 0x0908070605040302ull);
+  REQUIRE(reader.Seek(0).ok());
+  CHECK(*reader.ReadU64Be() == 0x0102030405060708ull);
+  CHECK(*reader.ReadUIntBe(1) == 0x09);
+  CHECK(reader.remaining() == 0);
+}
+
+TEST_CASE("A failed read reports the absolute offset and does not move") {
+  const uint8_t bytes[] = {0xAA, 0xBB, 0xCC};
+  ByteReader reader(ByteSpan(bytes, sizeof(bytes)), /*base_offset=*/1000);
+  REQUIRE(reader.Skip(2).ok());
+  auto value = reader.ReadU32Le();
+  REQUIRE_FALSE(value.ok());
+  CHECK(value.status().code() == ErrorCode::kTruncated);
+  CHECK(*value.status().offset() == 1002);
+  CHECK(reader.position() == 2);
+  CHECK(*reader.ReadU8() == 0xCC);
+  CHECK_FALSE(reader.ReadBytes(1).ok());
+  CHECK_FALSE(reader.Seek(4).ok());
+  CHECK(reader.ReadUIntLe(9).status().code() == ErrorCode::kInvalidArgument);
+  CHECK(reader.ReadUIntBe(0).status().code() == ErrorCode::kInvalidArgument);
+}
+
+TEST_CASE("Checked arithmetic catches overflow") {
+  CHECK(*CheckedAdd<int64_t>(1, 2) == 3);
+  CHECK_FALSE(CheckedAdd<int64_t>(INT64_MAX, 1));
+  CHECK_FALSE(CheckedAdd<uint32_t>(UINT32_MAX, 1));
+  CHECK(*CheckedMul<uint64_t>(1ull << 31, 2) == 1ull << 32);
+  CHECK_FALSE(CheckedMul<uint64_t>(1ull << 32, 1ull << 32));
+}
+
+}  // namespace
+}  // namespace instrumentscope

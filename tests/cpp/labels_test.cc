@@ -1,0 +1,84 @@
+#include <catch2/catch.hpp>
+
+#include "formats/xctrace_xml/labels.h"
+#include "formats/xctrace_xml/table_schema.h"
+
+namespace instrumentscope::xctrace_xml {
+namespace {
+
+TEST_CASE("Thread labels from every fmt spelling") {
+  CHECK(ThreadLabel("Main Thread  0xe7716 (java, pid: 23369)", 0xe7716) == "Main Thread 0xe7716");
+  CHECK(ThreadLabel("Main Thread 0x2b73e56 (test-simple, pid: 49230)", 0x2b73e56) ==
+        "Main Thread 0x2b73e56");
+  CHECK(ThreadLabel("Main Thread (0x13e4cf3) (a.out, pid: 34963)", 0x13e4cf3) ==
+        "Main Thread 0x13e4cf3");
+  CHECK(ThreadLabel("Java: C1 CompilerThread0  0xe788d (java, pid: 23369)", 0xe788d) ==
+        "Java: C1 CompilerThread0 0xe788d");
+  CHECK(ThreadLabel("0x6c58a (java, pid: 13748)", 0x6c58a) == "Thread 0x6c58a");
+  CHECK(ThreadLabel("", 0x10) == "Thread 0x10");
+  // A process name with parentheses and commas of its own.
+  CHECK(ThreadLabel("worker  0x5 (My (odd), app, pid: 9)", 5) == "worker 0x5");
+}
+
+TEST_CASE("Process names and leaf symbols from fmt") {
+  CHECK(ProcessName("java (23369)", 23369) == "java");
+  CHECK(ProcessName("My App (beta) (12)", 12) == "My App (beta)");
+  CHECK(ProcessName("kernel.release.t8103", -1) == "kernel.release.t8103");
+  CHECK(BacktraceLeafName("mach_msg2_trap \xE2\x86\x90 (8 other frames)") == "mach_msg2_trap");
+  CHECK(BacktraceLeafName("0x183492c5c \xE2\x86\x90 (15 other frames)") == "0x183492c5c");
+  CHECK(BacktraceLeafName("start") == "start");
+  CHECK(BacktraceLeafName("").empty());
+  CHECK(HexAddress(0x1834a4734) == "0x1834a4734");
+}
+
+TEST_CASE("Table layouts are read through the schema") {
+  std::vector<Column> time_profile = {
+      {"time", "sample-time"},    {"thread", "thread"}, {"process", "process"},
+      {"core", "core"},           {"thread-state", "thread-state"},
+      {"weight", "weight"},       {"stack", "backtrace"}};
+  TableLayout layout = ReadTableLayout("time-profile", time_profile);
+  CHECK(layout.has_cpu_samples);
+  CHECK(layout.weight_unit == WeightUnit::kNanoseconds);
+  CHECK(layout.roles == std::vector<ColumnRole>{ColumnRole::kTime, ColumnRole::kThread,
+                                                ColumnRole::kProcess, ColumnRole::kIgnored,
+                                                ColumnRole::kIgnored, ColumnRole::kWeight,
+                                                ColumnRole::kStack});
+
+  std::vector<Column> counters = {{"time", "sample-time"},  {"thread", "thread"},
+                                  {"stack", "backtrace"},   {"weight", "any"},
+                                  {"counters-array", "pmc-events"}};
+  CHECK(ReadTableLayout("counters-profile", counters).weight_unit == WeightUnit::kFromCell);
+  std::vector<Column> cycles = {{"time", "sample-time"}, {"thread", "thread"},
+                                {"weight", "cycle-weight"}, {"stack", "tagged-backtrace"}};
+  CHECK(ReadTableLayout("cpu-profile", cycles).weight_unit == WeightUnit::kCount);
+
+  std::vector<Column> time_sample = {{"time", "sample-time"},
+                                     {"thread", "thread"},
+                                     {"cp-kernel-callstack", "kperf-bt"},
+                                     {"cp-user-callstack", "kperf-bt"}};
+  TableLayout sample_layout = ReadTableLayout("time-sample", time_sample);
+  CHECK(sample_layout.has_cpu_samples);
+  CHECK_FALSE(sample_layout.has_weight);
+  CHECK(sample_layout.roles[2] == ColumnRole::kKernelStack);
+  CHECK(sample_layout.roles[3] == ColumnRole::kStack);
+
+  // Backtraces alone do not make CPU samples.
+  CHECK_FALSE(ReadTableLayout("virtual-memory", time_profile).has_cpu_samples);
+  // Nor does a sample schema without a stack column.
+  CHECK_FALSE(ReadTableLayout("time-profile", {{"time", "sample-time"}}).has_cpu_samples);
+}
+
+TEST_CASE("Runs come from the node's xpath") {
+  CHECK(RunFromXpath("//trace-toc[1]/run[3]/data[1]/table[4]") == 3);
+  CHECK(RunFromXpath("//trace-toc[1]/run[12]/data[1]/table[4]") == 12);
+  CHECK(RunFromXpath("") == 1);
+  CHECK(RunFromXpath("/run[x]") == 1);
+  CHECK(RunFromXpath("/run[0]") == 1);
+  CHECK(RunFromXpath("/run[99999999999]") == 1);
+  CHECK(ExportCommand(2, "time-profile") ==
+        "xctrace export --input YOUR.trace --xpath "
+        "'/trace-toc/run[2]/data/table[@schema=\"time-profile\"]' --output time-profile.xml");
+}
+
+}  // namespace
+}  // namespace instrumentscope::xctrace_xml

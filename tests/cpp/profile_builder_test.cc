@@ -1,0 +1,156 @@
+#include <catch2/catch.hpp>
+
+#include "model/profile_builder.h"
+#include "test_support.h"
+
+namespace instrumentscope {
+namespace {
+
+using testing::StackText;
+
+TEST_CASE("Frames are one per function and binary, with the lowest line seen") {
+  ProfileBuilder builder;
+  FrameId a = builder.InternFrame({"work", "/bin/app", "", std::nullopt});
+  FrameId b = builder.InternFrame({"work", "/bin/app", "/src/app.c", 12});
+  FrameId c = builder.InternFrame({"work", "/bin/app", "/src/app.c", 9});
+  FrameId d = builder.InternFrame({"work", "/bin/app", "/src/app.c", 30});
+  FrameId other_binary = builder.InternFrame({"work", "/bin/tool", "", std::nullopt});
+  CHECK(a == b);
+  CHECK(b == c);
+  CHECK(c == d);
+  CHECK(other_binary != a);
+  CHECK(builder.frame(a).file == "/src/app.c");  // source replaces the binary path
+  CHECK(builder.frame(a).line == 9u);
+  CHECK(builder.frame(other_binary).file == "/bin/tool");
+  CHECK_FALSE(builder.frame(other_binary).line);
+}
+
+TEST_CASE("Stacks share their prefixes") {
+  ProfileBuilder builder;
+  FrameId main = builder.InternFrame({"main", "", "", std::nullopt});
+  FrameId a = builder.InternFrame({"a", "", "", std::nullopt});
+  FrameId b = builder.InternFrame({"b", "", "", std::nullopt});
+  StackId ma = builder.InternFrames(kEmptyStack, {a, main});
+  StackId mb = builder.InternFrames(kEmptyStack, {b, main});
+  StackId ma_again = builder.InternStack(builder.InternStack(kEmptyStack, main), a);
+  CHECK(ma == ma_again);
+  CHECK(builder.stacks().parent[ma] == builder.stacks().parent[mb]);
+  CHECK(builder.stacks().size() == 3);
+  StackId kernel = builder.InternFrames(kEmptyStack, {b, a});  // "a;b"
+  StackId joined = builder.AppendStack(ma, kernel);
+  CHECK(builder.stacks().frame[joined] == b);
+  CHECK(builder.stacks().frame[builder.stacks().parent[joined]] == a);
+}
+
+struct Fixture {
+  ProfileBuilder builder;
+  StackId Stack(const std::vector<std::string>& leaf_to_root) {
+    std::vector<FrameId> frames;
+    for (const std::string& name : leaf_to_root) {
+      frames.push_back(builder.InternFrame({name, "", "", std::nullopt}));
+    }
+    return builder.InternFrames(kEmptyStack, frames);
+  }
+};
+
+TEST_CASE("Samples are put in time order, with gaps as empty samples on a shared axis") {
+  Fixture f;
+  auto timeline = f.builder.AddTimeline(1, "time-profile", ValueUnit::kNanoseconds);
+  auto main = f.builder.InternThread(timeline, {"Main Thread 0x1", 1, "app", 42});
+  auto worker = f.builder.InternThread(timeline, {"Worker 0x2", 2, "app", 42});
+  StackId work = f.Stack({"work", "main"});
+  StackId idle = f.Stack({"wait", "main"});
+  REQUIRE(f.builder.AddSample(main, 30, 10, idle).ok());
+  REQUIRE(f.builder.AddSample(main, 10, 10, work).ok());  // out of order
+  REQUIRE(f.builder.AddSample(main, 20, 10, work).ok());
+  REQUIRE(f.builder.AddSample(worker, 100, 10, work).ok());
+
+  auto group = std::move(f.builder).Build("trace.xml", "instrumentscope@test");
+  REQUIRE(group.ok());
+  REQUIRE(group->profiles.size() == 2);
+  const Profile& first = group->profiles[0];
+  CHECK(first.name == "Main Thread 0x1 — app (pid 42)");
+  // Leading gap 0..10, three samples, trailing gap to the timeline's end (110).
+  CHECK(first.weights == std::vector<int64_t>{10, 10, 10, 10, 70});
+  CHECK(first.samples[0] == kEmptyStack);
+  CHECK(StackText(*group, first.samples[1]) == "main;work");
+  CHECK(StackText(*group, first.samples[3]) == "main;wait");
+  CHECK(first.samples[4] == kEmptyStack);
+  CHECK(first.start_value == 0);
+  CHECK(first.end_value == 110);
+  CHECK(first.sample_count == 3);
+  CHECK(first.sample_weight == 30);
+  const Profile& second = group->profiles[1];
+  CHECK(second.weights == std::vector<int64_t>{100, 10});
+  CHECK(second.end_value == 110);
+  CHECK(group->active_profile_index == 0);  // most samples
+}
+
+TEST_CASE("Overlapping samples keep their weights and push the cursor") {
+  Fixture f;
+  auto timeline = f.builder.AddTimeline(1, "time-profile", ValueUnit::kNanoseconds);
+  auto thread = f.builder.InternThread(timeline, {"T 0x1", 1, "", -1});
+  StackId stack = f.Stack({"x"});
+  REQUIRE(f.builder.AddSample(thread, 0, 10, stack).ok());
+  REQUIRE(f.builder.AddSample(thread, 5, 10, stack).ok());
+  REQUIRE(f.builder.AddSample(thread, 30, 10, stack).ok());
+  auto group = std::move(f.builder).Build("", "");
+  REQUIRE(group.ok());
+  const Profile& profile = group->profiles[0];
+  CHECK(profile.weights == std::vector<int64_t>{10, 10, 10, 10});  // gap 20..30
+  CHECK(profile.end_value == 40);
+  CHECK(profile.name == "T 0x1");
+}
+
+TEST_CASE("Count-weighted timelines have no gaps") {
+  Fixture f;
+  auto timeline = f.builder.AddTimeline(1, "cpu-profile", ValueUnit::kNone);
+  auto thread = f.builder.InternThread(timeline, {"T 0x1", 1, "p", 7});
+  StackId stack = f.Stack({"x"});
+  REQUIRE(f.builder.AddSample(thread, 1000, 300, stack).ok());
+  REQUIRE(f.builder.AddSample(thread, 5000, 200, stack).ok());
+  auto group = std::move(f.builder).Build("", "");
+  REQUIRE(group.ok());
+  CHECK(group->profiles[0].weights == std::vector<int64_t>{300, 200});
+  CHECK(group->profiles[0].end_value == 500);
+  CHECK(group->profiles[0].unit == ValueUnit::kNone);
+}
+
+TEST_CASE("Names carry the run and table only when they are needed to tell profiles apart") {
+  Fixture f;
+  auto run1 = f.builder.AddTimeline(1, "time-profile", ValueUnit::kNanoseconds);
+  auto run2 = f.builder.AddTimeline(2, "time-profile", ValueUnit::kNanoseconds);
+  auto run2_sample = f.builder.AddTimeline(2, "time-sample", ValueUnit::kNone);
+  StackId stack = f.Stack({"x"});
+  for (auto timeline : {run1, run2, run2_sample}) {
+    auto thread = f.builder.InternThread(timeline, {"Main Thread 0x1", 1, "app", 5});
+    REQUIRE(f.builder.AddSample(thread, 0, 1, stack).ok());
+  }
+  auto thread = f.builder.InternThread(run2, {"Main Thread 0x1", 1, "other", 6});
+  REQUIRE(f.builder.AddSample(thread, 0, 1, stack).ok());
+  REQUIRE(f.builder.AddSample(thread, 1, 1, stack).ok());
+  auto group = std::move(f.builder).Build("", "");
+  REQUIRE(group.ok());
+  std::vector<std::string> names;
+  for (const Profile& profile : group->profiles) names.push_back(profile.name);
+  CHECK(names == std::vector<std::string>{
+                     "Main Thread 0x1 — app (pid 5) — run 1",
+                     "Main Thread 0x1 — app (pid 5) — run 2 — time-profile",
+                     "Main Thread 0x1 — other (pid 6) — run 2 — time-profile",
+                     "Main Thread 0x1 — app (pid 5) — run 2 — time-sample",
+                 });
+  CHECK(group->active_profile_index == 2);
+}
+
+TEST_CASE("Negative and overflowing samples are refused") {
+  Fixture f;
+  auto timeline = f.builder.AddTimeline(1, "time-profile", ValueUnit::kNanoseconds);
+  auto thread = f.builder.InternThread(timeline, {"T 0x1", 1, "", -1});
+  CHECK(f.builder.AddSample(thread, -1, 1, kEmptyStack).code() == ErrorCode::kBadSample);
+  CHECK(f.builder.AddSample(thread, 1, -1, kEmptyStack).code() == ErrorCode::kBadSample);
+  CHECK(f.builder.AddSample(thread, INT64_MAX, 1, kEmptyStack).code() == ErrorCode::kBadSample);
+  CHECK(f.builder.total_samples() == 0);
+}
+
+}  // namespace
+}  // namespace instrumentscope

@@ -1,0 +1,90 @@
+#include "test_support.h"
+
+#include <zlib.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sys/stat.h>
+
+#include "import/import.h"
+
+namespace instrumentscope::testing {
+
+std::string SourcePath(const std::string& relative) {
+  return std::string(INSTRUMENTSCOPE_SOURCE_DIR) + "/" + relative;
+}
+
+std::optional<std::string> CorpusDir() {
+  const char* override_dir = std::getenv("INSTRUMENTSCOPE_CORPUS");
+  std::string dir = override_dir ? override_dir : SourcePath("../shared/corpus");
+  struct stat info;
+  if (stat(dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) return std::nullopt;
+  return dir;
+}
+
+std::optional<std::string> CorpusFileOrSkip(const std::string& relative) {
+  auto dir = CorpusDir();
+  if (!dir) {
+    WARN("skipped: the shared corpus (../shared/corpus) is absent");
+    return std::nullopt;
+  }
+  return *dir + "/" + relative;
+}
+
+std::vector<uint8_t> ReadFile(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  INFO("reading " << path);
+  REQUIRE(file.good());
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(file), {});
+}
+
+void WriteFile(const std::string& path, const std::string& contents) {
+  std::ofstream file(path, std::ios::binary);
+  file << contents;
+  INFO("writing " << path);
+  REQUIRE(file.good());
+}
+
+Result<ProfileGroup> ImportBytes(const std::vector<uint8_t>& bytes, ImportOptions options,
+                                 size_t chunk) {
+  Import import(std::move(options));
+  for (size_t offset = 0; offset < bytes.size(); offset += chunk) {
+    size_t size = std::min(chunk, bytes.size() - offset);
+    Status status = import.Feed(ByteSpan(bytes.data() + offset, size));
+    if (!status.ok()) return status;
+  }
+  return import.Finish();
+}
+
+Result<ProfileGroup> ImportText(const std::string& text, ImportOptions options, size_t chunk) {
+  return ImportBytes(std::vector<uint8_t>(text.begin(), text.end()), std::move(options), chunk);
+}
+
+std::vector<uint8_t> Gzip(const std::vector<uint8_t>& bytes) {
+  z_stream stream{};
+  REQUIRE(deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
+                       Z_DEFAULT_STRATEGY) == Z_OK);
+  std::vector<uint8_t> out(deflateBound(&stream, bytes.size()) + 64);
+  stream.next_in = const_cast<Bytef*>(bytes.data());
+  stream.avail_in = static_cast<uInt>(bytes.size());
+  stream.next_out = out.data();
+  stream.avail_out = static_cast<uInt>(out.size());
+  REQUIRE(deflate(&stream, Z_FINISH) == Z_STREAM_END);
+  out.resize(stream.total_out);
+  deflateEnd(&stream);
+  return out;
+}
+
+std::string StackText(const ProfileGroup& group, StackId stack) {
+  std::vector<std::string> names;
+  for (StackId s = stack; s != kEmptyStack; s = group.stacks.parent[s]) {
+    names.push_back(group.frames[group.stacks.frame[s]].name);
+  }
+  std::string text;
+  for (size_t i = names.size(); i-- > 0;) text += names[i] + (i ? ";" : "");
+  return text;
+}
+
+}  // namespace instrumentscope::testing

@@ -1,0 +1,39 @@
+// Helpers shared by the native tests: files, the corpus, whole imports.
+#ifndef INSTRUMENTSCOPE_TESTS_CPP_TEST_SUPPORT_H_
+#define INSTRUMENTSCOPE_TESTS_CPP_TEST_SUPPORT_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "formats/importer.h"
+#include "model/profile.h"
+
+namespace instrumentscope::testing {
+
+std::string SourcePath(const std::string& relative);
+// The shared corpus (../shared/corpus beside the checkout, or
+// $INSTRUMENTSCOPE_CORPUS); nullopt when it is absent.
+std::optional<std::string> CorpusDir();
+// Reports a skip and returns nullopt when the corpus is absent.
+std::optional<std::string> CorpusFileOrSkip(const std::string& relative);
+
+std::vector<uint8_t> ReadFile(const std::string& path);
+void WriteFile(const std::string& path, const std::string& contents);
+
+// Feeds `bytes` to a full Import in chunks of `chunk` bytes.
+Result<ProfileGroup> ImportBytes(const std::vector<uint8_t>& bytes, ImportOptions options = {},
+                                 size_t chunk = 64 * 1024);
+Result<ProfileGroup> ImportText(const std::string& text, ImportOptions options = {},
+                                size_t chunk = 64 * 1024);
+
+std::vector<uint8_t> Gzip(const std::vector<uint8_t>& bytes);
+
+// A stack as "root;…;leaf" frame names.
+std::string StackText(const ProfileGroup& group, StackId stack);
+
+}  // namespace instrumentscope::testing
+
+#endif  // INSTRUMENTSCOPE_TESTS_CPP_TEST_SUPPORT_H_
