@@ -13,9 +13,8 @@ Status ByteReader::CheckAvailable(size_t count) const {
 
 Status ByteReader::Seek(size_t position) {
   if (position > data_.size()) {
-    return Status(ErrorCode::kTruncated, "seek to " + std::to_string(position) +
-                                             " past the end (" + std::to_string(data_.size()) +
-                                             " bytes)")
+    return Status(ErrorCode::kTruncated, "seek to " + std::to_string(position) + " past the end (" +
+                                             std::to_string(data_.size()) + " bytes)")
         .WithOffset(base_offset_ + data_.size());
   }
   position_ = position;

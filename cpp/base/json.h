@@ -4,7 +4,6 @@
 #define INSTRUMENTSCOPE_BASE_JSON_H_
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 
 namespace instrumentscope {

@@ -55,9 +55,7 @@ std::string Status::ToString() const {
   if (ok()) return "OK";
   std::string text = std::string(ErrorCodeName(code_)) + ": " + message_;
   std::string where;
-  auto append = [&where](const std::string& part) {
-    where += where.empty() ? part : ", " + part;
-  };
+  auto append = [&where](const std::string& part) { where += where.empty() ? part : ", " + part; };
   if (!path_.empty()) append(path_);
   if (line_) append("line " + std::to_string(*line_));
   if (offset_) append("byte " + std::to_string(*offset_));

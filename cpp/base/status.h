@@ -72,12 +72,14 @@ class Status {
   std::optional<uint64_t> line_;
 };
 
-inline Status OkStatus() { return Status(); }
+inline Status OkStatus() {
+  return Status();
+}
 
 template <typename T>
 class Result {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : value_(std::move(value)) {}          // NOLINT: implicit by design
   Result(Status status) : status_(std::move(status)) {}  // NOLINT: implicit by design
 
   bool ok() const { return status_.ok(); }
@@ -101,10 +103,10 @@ class Result {
 #define IS_CONCAT_INNER(a, b) a##b
 #define IS_CONCAT(a, b) IS_CONCAT_INNER(a, b)
 
-#define RETURN_IF_ERROR(expr)                          \
-  do {                                                 \
-    ::instrumentscope::Status is_status_ = (expr);     \
-    if (!is_status_.ok()) return is_status_;           \
+#define RETURN_IF_ERROR(expr)                      \
+  do {                                             \
+    ::instrumentscope::Status is_status_ = (expr); \
+    if (!is_status_.ok()) return is_status_;       \
   } while (0)
 
 #define ASSIGN_OR_RETURN_IMPL(result, lhs, expr) \

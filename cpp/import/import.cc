@@ -13,7 +13,9 @@
 
 namespace instrumentscope {
 
-const char* Version() { return INSTRUMENTSCOPE_VERSION; }
+const char* Version() {
+  return INSTRUMENTSCOPE_VERSION;
+}
 
 const char* ImportStageName(ImportStage stage) {
   switch (stage) {
@@ -97,8 +99,9 @@ Status Import::UnknownFormatError(ByteSpan prefix) const {
   }
   std::string what = gzip_ ? "the decompressed input" : "the input";
   return Status(ErrorCode::kUnknownFormat,
-                what + " is not a format instrumentscope reads (xctrace export XML, plain or "
-                       "gzip-compressed); it starts with bytes " +
+                what +
+                    " is not a format instrumentscope reads (xctrace export XML, plain or "
+                    "gzip-compressed); it starts with bytes " +
                     start + "(" + std::to_string(prefix.size()) + " bytes seen)." + guess)
       .WithOffset(0);
 }

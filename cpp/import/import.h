@@ -52,7 +52,7 @@ class Import {
   ImportStage stage_ = ImportStage::kDetecting;
   uint64_t bytes_read_ = 0;
   bool finished_ = false;
-  std::vector<uint8_t> raw_prefix_;      // input held until the container is known
+  std::vector<uint8_t> raw_prefix_;  // input held until the container is known
   bool container_known_ = false;
   std::unique_ptr<GzipDecoder> gzip_;
   std::vector<uint8_t> decoded_prefix_;  // content held until the format is known

@@ -47,9 +47,9 @@ struct Profile {
   std::string process_name;
   int64_t pid = -1;  // -1 when the input names no process
   uint32_t run = 1;
-  std::string table;           // schema, e.g. "time-profile"
-  uint64_t sample_count = 0;   // recorded samples, gaps excluded
-  int64_t sample_weight = 0;   // their total weight, gaps excluded
+  std::string table;          // schema, e.g. "time-profile"
+  uint64_t sample_count = 0;  // recorded samples, gaps excluded
+  int64_t sample_weight = 0;  // their total weight, gaps excluded
 };
 
 // A table seen in the input, whether or not it held CPU samples.

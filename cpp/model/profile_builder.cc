@@ -38,7 +38,8 @@ FrameId ProfileBuilder::InternFrame(const FrameDesc& desc) {
     frame.file = std::string(desc.source_file);
     frame.line = desc.line;
     frame_has_source_[id] = true;
-  } else if (desc.line && frame.file == desc.source_file && (!frame.line || *desc.line < *frame.line)) {
+  } else if (desc.line && frame.file == desc.source_file &&
+             (!frame.line || *desc.line < *frame.line)) {
     frame.line = desc.line;
   }
   return id;
@@ -82,8 +83,7 @@ void ProfileBuilder::SetTimelineUnit(TimelineId timeline, ValueUnit unit) {
 
 ProfileBuilder::ThreadId ProfileBuilder::InternThread(TimelineId timeline, const ThreadDesc& desc) {
   ThreadKey key{timeline, desc.pid, desc.tid};
-  auto [entry, inserted] =
-      thread_index_.try_emplace(key, static_cast<ThreadId>(threads_.size()));
+  auto [entry, inserted] = thread_index_.try_emplace(key, static_cast<ThreadId>(threads_.size()));
   if (inserted) {
     Thread thread;
     thread.timeline = timeline;
@@ -96,8 +96,7 @@ ProfileBuilder::ThreadId ProfileBuilder::InternThread(TimelineId timeline, const
   return entry->second;
 }
 
-Status ProfileBuilder::AddSample(ThreadId thread_id, int64_t time, int64_t weight,
-                                 StackId stack) {
+Status ProfileBuilder::AddSample(ThreadId thread_id, int64_t time, int64_t weight, StackId stack) {
   if (time < 0 || weight < 0 || !CheckedAdd(time, weight)) {
     return Status(ErrorCode::kBadSample, "sample at time " + std::to_string(time) +
                                              " with weight " + std::to_string(weight) +
@@ -120,9 +119,7 @@ Status ProfileBuilder::FillProfile(const Thread& thread, int64_t timeline_end,
   profile->unit = timeline.unit;
   profile->samples.reserve(thread.samples.size() * 2 + 1);
   profile->weights.reserve(thread.samples.size() * 2 + 1);
-  auto overflow = [] {
-    return Status(ErrorCode::kBadSample, "sample weights add up past 2^63");
-  };
+  auto overflow = [] { return Status(ErrorCode::kBadSample, "sample weights add up past 2^63"); };
 
   // Sampled profiles carry no timestamps: a sample's place on the time axis is
   // the sum of the weights before it. Empty samples fill the gaps so that the

@@ -38,9 +38,8 @@ std::string FoldedStacks(const ProfileGroup& group) {
     text += "# " + profile.name + (p == group.active_profile_index ? "  [active]" : "") + "\n";
     text += "# unit " + std::string(UnitName(profile.unit)) + ", " +
             std::to_string(profile.sample_count) + " samples, weight " +
-            std::to_string(profile.sample_weight) + ", idle " + std::to_string(idle) +
-            ", span " + std::to_string(profile.start_value) + ".." +
-            std::to_string(profile.end_value) + "\n";
+            std::to_string(profile.sample_weight) + ", idle " + std::to_string(idle) + ", span " +
+            std::to_string(profile.start_value) + ".." + std::to_string(profile.end_value) + "\n";
     for (const auto& [line, weight] : weight_by_line) {
       text += line + " " + std::to_string(weight) + "\n";
     }

@@ -4,7 +4,6 @@
 #define INSTRUMENTSCOPE_SPEEDSCOPE_WRITER_H_
 
 #include <nlohmann/json.hpp>
-
 #include <ostream>
 
 #include "model/profile.h"

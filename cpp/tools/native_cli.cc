@@ -74,7 +74,8 @@ int main(int argc, char** argv) {
     status = import.Feed(instrumentscope::ByteSpan(buffer.data(), count));
   }
   std::fclose(input);
-  auto group = status.ok() ? import.Finish() : instrumentscope::Result<instrumentscope::ProfileGroup>(status);
+  auto group = status.ok() ? import.Finish()
+                           : instrumentscope::Result<instrumentscope::ProfileGroup>(status);
   if (!group.ok()) {
     std::fprintf(stderr, "instrumentscope: %s: %s\n", input_path.c_str(),
                  group.status().ToString().c_str());

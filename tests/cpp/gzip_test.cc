@@ -1,6 +1,7 @@
+#include "container/gzip.h"
+
 #include <catch2/catch.hpp>
 
-#include "container/gzip.h"
 #include "test_support.h"
 
 namespace instrumentscope {
@@ -10,7 +11,8 @@ using testing::Gzip;
 
 std::vector<uint8_t> Text(size_t size) {
   std::vector<uint8_t> text(size);
-  for (size_t i = 0; i < size; ++i) text[i] = static_cast<uint8_t>("instrumentscope\n"[i % 16] + i / 997 % 3);
+  for (size_t i = 0; i < size; ++i)
+    text[i] = static_cast<uint8_t>("instrumentscope\n"[i % 16] + i / 997 % 3);
   return text;
 }
 

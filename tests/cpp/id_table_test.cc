@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "formats/xctrace_xml/id_table.h"
+
+#include <catch2/catch.hpp>
 
 namespace instrumentscope::xctrace_xml {
 namespace {

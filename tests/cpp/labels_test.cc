@@ -1,6 +1,7 @@
+#include "formats/xctrace_xml/labels.h"
+
 #include <catch2/catch.hpp>
 
-#include "formats/xctrace_xml/labels.h"
 #include "formats/xctrace_xml/table_schema.h"
 
 namespace instrumentscope::xctrace_xml {
@@ -32,10 +33,13 @@ TEST_CASE("Process names and leaf symbols from fmt") {
 }
 
 TEST_CASE("Table layouts are read through the schema") {
-  std::vector<Column> time_profile = {
-      {"time", "sample-time"},    {"thread", "thread"}, {"process", "process"},
-      {"core", "core"},           {"thread-state", "thread-state"},
-      {"weight", "weight"},       {"stack", "backtrace"}};
+  std::vector<Column> time_profile = {{"time", "sample-time"},
+                                      {"thread", "thread"},
+                                      {"process", "process"},
+                                      {"core", "core"},
+                                      {"thread-state", "thread-state"},
+                                      {"weight", "weight"},
+                                      {"stack", "backtrace"}};
   TableLayout layout = ReadTableLayout("time-profile", time_profile);
   CHECK(layout.has_cpu_samples);
   CHECK(layout.weight_unit == WeightUnit::kNanoseconds);
@@ -44,12 +48,16 @@ TEST_CASE("Table layouts are read through the schema") {
                                                 ColumnRole::kIgnored, ColumnRole::kWeight,
                                                 ColumnRole::kStack});
 
-  std::vector<Column> counters = {{"time", "sample-time"},  {"thread", "thread"},
-                                  {"stack", "backtrace"},   {"weight", "any"},
+  std::vector<Column> counters = {{"time", "sample-time"},
+                                  {"thread", "thread"},
+                                  {"stack", "backtrace"},
+                                  {"weight", "any"},
                                   {"counters-array", "pmc-events"}};
   CHECK(ReadTableLayout("counters-profile", counters).weight_unit == WeightUnit::kFromCell);
-  std::vector<Column> cycles = {{"time", "sample-time"}, {"thread", "thread"},
-                                {"weight", "cycle-weight"}, {"stack", "tagged-backtrace"}};
+  std::vector<Column> cycles = {{"time", "sample-time"},
+                                {"thread", "thread"},
+                                {"weight", "cycle-weight"},
+                                {"stack", "tagged-backtrace"}};
   CHECK(ReadTableLayout("cpu-profile", cycles).weight_unit == WeightUnit::kCount);
 
   std::vector<Column> time_sample = {{"time", "sample-time"},

@@ -1,6 +1,7 @@
+#include "model/profile_builder.h"
+
 #include <catch2/catch.hpp>
 
-#include "model/profile_builder.h"
 #include "test_support.h"
 
 namespace instrumentscope {

@@ -1,12 +1,12 @@
 #include "test_support.h"
 
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
-#include <sys/stat.h>
 
 #include "import/import.h"
 

@@ -1,7 +1,6 @@
 // The xctrace XML importer on small hand-written exports, each showing one
 // rule of the format. Real exports are covered by corpus_test and golden_test.
 #include <catch2/catch.hpp>
-
 #include <sstream>
 
 #include "speedscope/writer.h"
@@ -17,15 +16,19 @@ const char* kTimeProfileSchema =
     "<schema name=\"time-profile\">"
     "<col><mnemonic>time</mnemonic><name>Sample Time</name>"
     "<engineering-type>sample-time</engineering-type></col>"
-    "<col><mnemonic>thread</mnemonic><name>Thread</name><engineering-type>thread</engineering-type></col>"
-    "<col><mnemonic>process</mnemonic><name>Process</name><engineering-type>process</engineering-type></col>"
-    "<col><mnemonic>weight</mnemonic><name>Weight</name><engineering-type>weight</engineering-type></col>"
-    "<col><mnemonic>stack</mnemonic><name>Backtrace</name><engineering-type>backtrace</engineering-type></col>"
+    "<col><mnemonic>thread</mnemonic><name>Thread</name><engineering-type>thread</"
+    "engineering-type></col>"
+    "<col><mnemonic>process</mnemonic><name>Process</name><engineering-type>process</"
+    "engineering-type></col>"
+    "<col><mnemonic>weight</mnemonic><name>Weight</name><engineering-type>weight</"
+    "engineering-type></col>"
+    "<col><mnemonic>stack</mnemonic><name>Backtrace</name><engineering-type>backtrace</"
+    "engineering-type></col>"
     "</schema>\n";
 
 std::string Node(int run, const std::string& schema, const std::string& rows) {
-  return "<node xpath='//trace-toc[1]/run[" + std::to_string(run) +
-         "]/data[1]/table[1]'>" + schema + rows + "</node>\n";
+  return "<node xpath='//trace-toc[1]/run[" + std::to_string(run) + "]/data[1]/table[1]'>" +
+         schema + rows + "</node>\n";
 }
 
 std::string Export(const std::string& nodes) {
@@ -37,8 +40,10 @@ std::string Export(const std::string& nodes) {
 std::string FirstRow(const std::string& time, const std::string& stack) {
   return "<row><sample-time id=\"1\" fmt=\"x\">" + time +
          "</sample-time><thread id=\"2\" fmt=\"Main Thread 0x10 (app, pid: 7)\">"
-         "<tid id=\"3\" fmt=\"0x10\">16</tid><process id=\"4\" fmt=\"app (7)\"><pid id=\"5\">7</pid>"
-         "</process></thread><process ref=\"4\"/><weight id=\"9\" fmt=\"1.00 ms\">1000000</weight>" +
+         "<tid id=\"3\" fmt=\"0x10\">16</tid><process id=\"4\" fmt=\"app (7)\"><pid "
+         "id=\"5\">7</pid>"
+         "</process></thread><process ref=\"4\"/><weight id=\"9\" fmt=\"1.00 "
+         "ms\">1000000</weight>" +
          stack + "</row>\n";
 }
 
@@ -50,15 +55,16 @@ std::string Row(const std::string& time, const std::string& stack) {
 
 const char* kMainStack =
     "<backtrace id=\"20\"><frame id=\"21\" name=\"work\" addr=\"0x1005\">"
-    "<binary id=\"22\" name=\"app\" path=\"/bin/app\"/><source line=\"12\"><path id=\"23\">/src/app.c"
+    "<binary id=\"22\" name=\"app\" path=\"/bin/app\"/><source line=\"12\"><path "
+    "id=\"23\">/src/app.c"
     "</path></source></frame><frame id=\"24\" name=\"main\" addr=\"0x1100\"><binary ref=\"22\"/>"
     "<source line=\"30\"><path ref=\"23\"/></source></frame></backtrace>";
 
 TEST_CASE("A time-profile export becomes one profile per thread") {
-  std::string xml = Export(Node(1, kTimeProfileSchema,
-                                FirstRow("1000000", kMainStack) +
-                                    Row("2000000", "<backtrace ref=\"20\"/>") +
-                                    Row("5000000", "<sentinel/>")));
+  std::string xml =
+      Export(Node(1, kTimeProfileSchema,
+                  FirstRow("1000000", kMainStack) + Row("2000000", "<backtrace ref=\"20\"/>") +
+                      Row("5000000", "<sentinel/>")));
   ImportOptions options;
   options.name = "trace.xml";
   auto group = ImportText(xml, options);
@@ -84,8 +90,9 @@ TEST_CASE("A time-profile export becomes one profile per thread") {
 }
 
 TEST_CASE("The result does not depend on how the input is chunked") {
-  std::string xml = Export(Node(1, kTimeProfileSchema,
-                                FirstRow("1000000", kMainStack) + Row("2000000", "<backtrace ref=\"20\"/>")));
+  std::string xml =
+      Export(Node(1, kTimeProfileSchema,
+                  FirstRow("1000000", kMainStack) + Row("2000000", "<backtrace ref=\"20\"/>")));
   auto whole = ImportText(xml, {}, 1 << 20);
   auto bytewise = ImportText(xml, {}, 1);
   REQUIRE(whole.ok());
@@ -121,8 +128,8 @@ TEST_CASE("Ids are scoped to their node, and nodes of several runs are kept apar
   CHECK(missing.status().message() == "this export has no run 5; it has runs 1, 2");
 
   // A ref into another node's ids names nothing.
-  std::string leaking = Node(2, kTimeProfileSchema,
-                             "<row><sample-time>5</sample-time><thread ref=\"2\"/></row>");
+  std::string leaking =
+      Node(2, kTimeProfileSchema, "<row><sample-time>5</sample-time><thread ref=\"2\"/></row>");
   auto dangling = ImportText(Export(run1 + leaking));
   CHECK(dangling.status().code() == ErrorCode::kXmlDanglingRef);
   CHECK(dangling.status().path() == "trace-query-result/node[2]/row[1]/thread");
@@ -141,14 +148,15 @@ TEST_CASE("Escaped characters in names arrive decoded") {
 TEST_CASE("Xcode 14.0 and older: text-addresses with the leaf named by the fmt") {
   std::string stack =
       "<backtrace id=\"20\" fmt=\"mach_msg2_trap \xE2\x86\x90 (3 other frames)\">"
-      "<process ref=\"4\"/><text-addresses id=\"21\" fmt=\"frag 1\">6497650484 6498149058</text-addresses>"
+      "<process ref=\"4\"/><text-addresses id=\"21\" fmt=\"frag 1\">6497650484 "
+      "6498149058</text-addresses>"
       "<process ref=\"4\"/><text-addresses id=\"22\" fmt=\"frag 2\">6498149514 0</text-addresses>"
       "</backtrace>";
   std::string again =
       "<backtrace id=\"30\" fmt=\"0x183492c5c \xE2\x86\x90 (2 other frames)\"><text-addresses "
       "id=\"31\">6497578076</text-addresses><text-addresses ref=\"22\"/></backtrace>";
-  auto group = ImportText(Export(Node(1, kTimeProfileSchema,
-                                      FirstRow("0", stack) + Row("1000000", again))));
+  auto group =
+      ImportText(Export(Node(1, kTimeProfileSchema, FirstRow("0", stack) + Row("1000000", again))));
   REQUIRE(group.ok());
   const Profile& profile = group->profiles[0];
   CHECK(StackText(*group, profile.samples[0]) == "0x18351e48a;0x18351e2c2;mach_msg2_trap");
@@ -163,9 +171,8 @@ TEST_CASE("Xcode 26: tagged backtraces") {
       "</backtrace><uint64 id=\"24\" fmt=\"0\">0</uint64></tagged-backtrace>";
   std::string schema = kTimeProfileSchema;
   schema.replace(schema.find("backtrace</engineering"), 9, "tagged-backtrace");
-  auto group = ImportText(Export(Node(1, schema,
-                                      FirstRow("0", stack) +
-                                          Row("1000000", "<tagged-backtrace ref=\"20\"/>"))));
+  auto group = ImportText(Export(
+      Node(1, schema, FirstRow("0", stack) + Row("1000000", "<tagged-backtrace ref=\"20\"/>"))));
   REQUIRE(group.ok());
   CHECK(StackText(*group, group->profiles[0].samples[0]) == "main;c");
   CHECK(group->profiles[0].samples[1] == group->profiles[0].samples[0]);
@@ -204,7 +211,9 @@ TEST_CASE("counters-profile: the weight cell's element decides the unit") {
       "<engineering-type>any</engineering-type></col></schema>";
   auto rows = [](const std::string& weight) {
     return "<row><sample-time>100</sample-time><thread fmt=\"T 0x1\"><tid>1</tid></thread>"
-           "<backtrace><frame name=\"f\"/></backtrace>" + weight + "</row>"
+           "<backtrace><frame name=\"f\"/></backtrace>" +
+           weight +
+           "</row>"
            "<row><sample-time>900</sample-time><thread fmt=\"T 0x1\"><tid>1</tid></thread>"
            "<sentinel/><sentinel/></row>";
   };
@@ -221,7 +230,9 @@ TEST_CASE("counters-profile: the weight cell's element decides the unit") {
   CHECK(time->profiles[0].weights == std::vector<int64_t>{100, 50});
 }
 
-Status ImportError(const std::string& xml) { return ImportText(xml).status(); }
+Status ImportError(const std::string& xml) {
+  return ImportText(xml).status();
+}
 
 TEST_CASE("DTDs and entities are refused before anything is expanded or loaded") {
   std::string laughs =
@@ -260,8 +271,8 @@ TEST_CASE("Errors name the place in the export") {
   CHECK(status.code() == ErrorCode::kXmlRefMismatch);
   CHECK(status.message() == "<backtrace ref=\"22\"/> names a <binary>, not a backtrace");
 
-  std::string duplicate = FirstRow("0", kMainStack) +
-                          "<row><sample-time id=\"1\">5</sample-time></row>";
+  std::string duplicate =
+      FirstRow("0", kMainStack) + "<row><sample-time id=\"1\">5</sample-time></row>";
   CHECK(ImportError(Export(Node(1, kTimeProfileSchema, duplicate))).code() ==
         ErrorCode::kXmlDuplicateId);
 
@@ -274,8 +285,8 @@ TEST_CASE("Errors name the place in the export") {
   CHECK(ImportError(Export(Node(1, kTimeProfileSchema, FirstRow("0", kMainStack) + extra_cell)))
             .code() == ErrorCode::kXmlBadStructure);
   CHECK(ImportError(Export("<node><row/></node>")).code() == ErrorCode::kXmlBadStructure);
-  CHECK(ImportError(Export(Node(1, kTimeProfileSchema, "<row><thread fmt=\"T\"/></row>")))
-            .code() == ErrorCode::kXmlBadValue);
+  CHECK(ImportError(Export(Node(1, kTimeProfileSchema, "<row><thread fmt=\"T\"/></row>"))).code() ==
+        ErrorCode::kXmlBadValue);
   std::string nested_frame = "<backtrace><frame name=\"a\"><frame name=\"b\"/></frame></backtrace>";
   CHECK(ImportError(Export(Node(1, kTimeProfileSchema, FirstRow("0", nested_frame)))).code() ==
         ErrorCode::kXmlBadStructure);

@@ -5,8 +5,8 @@
 namespace instrumentscope::xctrace_xml {
 
 const std::vector<std::string_view>& CpuSampleSchemas() {
-  static const std::vector<std::string_view> schemas = {
-      "time-profile", "cpu-profile", "counters-profile", "time-sample"};
+  static const std::vector<std::string_view> schemas = {"time-profile", "cpu-profile",
+                                                        "counters-profile", "time-sample"};
   return schemas;
 }
 
@@ -28,9 +28,9 @@ TableLayout ReadTableLayout(std::string schema, const std::vector<Column>& colum
     } else if (column.mnemonic == "weight" && !layout.has_weight) {
       role = ColumnRole::kWeight;
       layout.has_weight = true;
-      layout.weight_unit = type == "weight"   ? WeightUnit::kNanoseconds
-                           : type == "any"    ? WeightUnit::kFromCell
-                                              : WeightUnit::kCount;
+      layout.weight_unit = type == "weight" ? WeightUnit::kNanoseconds
+                           : type == "any"  ? WeightUnit::kFromCell
+                                            : WeightUnit::kCount;
     } else if (type == "backtrace" || type == "tagged-backtrace" || type == "kperf-bt") {
       bool kernel = column.mnemonic.find("kernel") != std::string::npos;
       role = kernel ? ColumnRole::kKernelStack : ColumnRole::kStack;
@@ -61,8 +61,8 @@ uint32_t RunFromXpath(std::string_view xpath) {
 
 std::string ExportCommand(uint32_t run, std::string_view schema) {
   return "xctrace export --input YOUR.trace --xpath '/trace-toc/run[" + std::to_string(run) +
-         "]/data/table[@schema=\"" + std::string(schema) +
-         "\"]' --output " + std::string(schema) + ".xml";
+         "]/data/table[@schema=\"" + std::string(schema) + "\"]' --output " + std::string(schema) +
+         ".xml";
 }
 
 }  // namespace instrumentscope::xctrace_xml

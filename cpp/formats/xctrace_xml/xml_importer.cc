@@ -374,8 +374,8 @@ Status XmlImporter::ParseChunk(ByteSpan bytes, bool terminate) {
                                static_cast<int>(piece), last ? 1 : 0);
     if (!status_.ok()) return status_;
     if (result != 0) {
-      Fail(Status(ErrorCode::kXmlSyntax, "the XML is malformed (libxml2 error " +
-                                             std::to_string(result) + ")"));
+      Fail(Status(ErrorCode::kXmlSyntax,
+                  "the XML is malformed (libxml2 error " + std::to_string(result) + ")"));
       return status_;
     }
     bytes = bytes.subspan(piece);
@@ -413,8 +413,8 @@ Status XmlImporter::Finish() {
                   "the CPU sample tables in this export have no rows with samples");
   }
   if (rows_without_weight_) {
-    builder_.AddWarning("ROWS_WITHOUT_WEIGHT", Plural(rows_without_weight_, "row") +
-                                                   " had no weight and were left out");
+    builder_.AddWarning("ROWS_WITHOUT_WEIGHT",
+                        Plural(rows_without_weight_, "row") + " had no weight and were left out");
   }
   if (rows_without_thread_) {
     builder_.AddWarning("ROWS_WITHOUT_THREAD", Plural(rows_without_thread_, "row") +
@@ -542,7 +542,8 @@ void XmlImporter::StartElement(const xmlChar* localname, int attribute_count,
     if (element == Element::kSchema) {
       for (int i = 0; i < attribute_count; ++i) {
         const xmlChar** attribute = attributes + i * 5;
-        if (AsView(attribute[0]) == "name") schema_name_ = DecodeAttribute(attribute[3], attribute[4]);
+        if (AsView(attribute[0]) == "name")
+          schema_name_ = DecodeAttribute(attribute[3], attribute[4]);
       }
       columns_.clear();
     } else if (element == Element::kRow) {
@@ -641,8 +642,8 @@ void XmlImporter::EndSchema() {
   layout_ = ReadTableLayout(schema_name_, columns_);
   node_selected_ = layout_.has_cpu_samples && (!options_.run || *options_.run == node_run_);
   if (!node_selected_) return;
-  ValueUnit unit = layout_.weight_unit == WeightUnit::kNanoseconds ? ValueUnit::kNanoseconds
-                                                                   : ValueUnit::kNone;
+  ValueUnit unit =
+      layout_.weight_unit == WeightUnit::kNanoseconds ? ValueUnit::kNanoseconds : ValueUnit::kNone;
   timeline_ = builder_.AddTimeline(node_run_, layout_.schema, unit);
   unit_decided_ = layout_.weight_unit != WeightUnit::kFromCell;
 }
@@ -697,13 +698,20 @@ void XmlImporter::StartCellContent(OpenElement& open, int attribute_count,
     std::string_view key = AsView(attribute[0]);
     std::string_view value(reinterpret_cast<const char*>(attribute[3]),
                            static_cast<size_t>(attribute[4] - attribute[3]));
-    if (key == "id") id_text = value;
-    else if (key == "ref") ref_text = value;
-    else if (key == "fmt") fmt = attribute;
-    else if (key == "name") name = attribute;
-    else if (key == "addr") address = attribute;
-    else if (key == "path") path = attribute;
-    else if (key == "line") line = attribute;
+    if (key == "id")
+      id_text = value;
+    else if (key == "ref")
+      ref_text = value;
+    else if (key == "fmt")
+      fmt = attribute;
+    else if (key == "name")
+      name = attribute;
+    else if (key == "addr")
+      address = attribute;
+    else if (key == "path")
+      path = attribute;
+    else if (key == "line")
+      line = attribute;
   }
   auto decoded = [](const xmlChar** attribute) {
     return attribute ? DecodeAttribute(attribute[3], attribute[4]) : std::string();
@@ -712,23 +720,24 @@ void XmlImporter::StartCellContent(OpenElement& open, int attribute_count,
   if (ref_text) {
     auto ref = ParseDecimal<uint64_t>(*ref_text);
     if (!ref) {
-      Fail(Status(ErrorCode::kXmlBadValue, "ref=\"" + std::string(*ref_text) + "\" is not a number"));
+      Fail(Status(ErrorCode::kXmlBadValue,
+                  "ref=\"" + std::string(*ref_text) + "\" is not a number"));
       return;
     }
     Value value = ids_.Find(*ref);
     if (value.value_class == ValueClass::kUndefined) {
-      Fail(Status(ErrorCode::kXmlDanglingRef,
-                  "<" + std::string(AsView(open.name)) + " ref=\"" + std::to_string(*ref) +
-                      "\"/> names no earlier element with id=\"" + std::to_string(*ref) +
-                      "\" in this <node>"));
+      Fail(Status(ErrorCode::kXmlDanglingRef, "<" + std::string(AsView(open.name)) + " ref=\"" +
+                                                  std::to_string(*ref) +
+                                                  "\"/> names no earlier element with id=\"" +
+                                                  std::to_string(*ref) + "\" in this <node>"));
       return;
     }
     ValueClass expected = StructuredClass(open.element);
     if (expected != ValueClass::kUndefined && value.value_class != expected) {
-      Fail(Status(ErrorCode::kXmlRefMismatch,
-                  "<" + std::string(AsView(open.name)) + " ref=\"" + std::to_string(*ref) +
-                      "\"/> names " + ValueClassName(value.value_class) + ", not " +
-                      ValueClassName(expected)));
+      Fail(Status(ErrorCode::kXmlRefMismatch, "<" + std::string(AsView(open.name)) + " ref=\"" +
+                                                  std::to_string(*ref) + "\"/> names " +
+                                                  ValueClassName(value.value_class) + ", not " +
+                                                  ValueClassName(expected)));
       return;
     }
     open.is_ref = true;
@@ -747,9 +756,9 @@ void XmlImporter::StartCellContent(OpenElement& open, int attribute_count,
 
   auto nested = [&](bool& is_open) {
     if (is_open) {
-      Fail(Status(ErrorCode::kXmlBadStructure,
-                  "<" + std::string(AsView(open.name)) + "> inside another <" +
-                      std::string(AsView(open.name)) + ">"));
+      Fail(Status(ErrorCode::kXmlBadStructure, "<" + std::string(AsView(open.name)) +
+                                                   "> inside another <" +
+                                                   std::string(AsView(open.name)) + ">"));
       return true;
     }
     is_open = true;
@@ -799,8 +808,7 @@ void XmlImporter::StartCellContent(OpenElement& open, int attribute_count,
       kperf_.addresses.clear();
       kperf_.pc.reset();
       break;
-    default:
-      break;
+    default: break;
   }
 }
 
@@ -847,17 +855,12 @@ Value XmlImporter::Complete(const OpenElement& open) {
     case Element::kPath:
       paths_.emplace_back(TrimSpace(text_));
       return Value{ValueClass::kPath, static_cast<uint32_t>(paths_.size() - 1)};
-    case Element::kBacktrace:
-      backtrace_.open = false;
-      return CompleteBacktrace();
+    case Element::kBacktrace: backtrace_.open = false; return CompleteBacktrace();
     case Element::kTaggedBacktrace:
       tagged_.open = false;
       return Value{ValueClass::kStack, tagged_.stack};
-    case Element::kKperfBt:
-      kperf_.open = false;
-      return CompleteKperfBacktrace();
-    case Element::kTextAddresses:
-      return ParseAddresses();
+    case Element::kKperfBt: kperf_.open = false; return CompleteKperfBacktrace();
+    case Element::kTextAddresses: return ParseAddresses();
     default:
       if (!open.has_child) {
         if (auto number = ParseDecimal<int64_t>(text_)) {
@@ -914,8 +917,8 @@ Value XmlImporter::AddressesToStack(const std::vector<uint64_t>& addresses,
   frame_scratch_.clear();
   for (uint64_t address : addresses) {
     if (address == 0) continue;  // a zero ends the list; it is no code address
-    std::string name = frame_scratch_.empty() && !leaf_name.empty() ? std::string(leaf_name)
-                                                                    : HexAddress(address);
+    std::string name =
+        frame_scratch_.empty() && !leaf_name.empty() ? std::string(leaf_name) : HexAddress(address);
     FrameDesc desc;
     desc.name = name;
     frame_scratch_.push_back(builder_.InternFrame(desc));
@@ -942,10 +945,10 @@ void XmlImporter::Deliver(const OpenElement& child, const Value& value) {
   }
   auto frames_limit = [this](size_t frames) {
     if (frames <= options_.limits.max_frames_per_stack) return true;
-    Fail(Status(ErrorCode::kLimitExceeded,
-                "a backtrace has more than " +
-                    std::to_string(options_.limits.max_frames_per_stack) +
-                    " frames (limits.maxFramesPerStack)"));
+    Fail(
+        Status(ErrorCode::kLimitExceeded, "a backtrace has more than " +
+                                              std::to_string(options_.limits.max_frames_per_stack) +
+                                              " frames (limits.maxFramesPerStack)"));
     return false;
   };
   switch (parent.element) {
@@ -995,16 +998,14 @@ void XmlImporter::Deliver(const OpenElement& child, const Value& value) {
         kperf_.pc = static_cast<uint64_t>(value.number);
       }
       break;
-    default:
-      break;
+    default: break;
   }
 }
 
 void XmlImporter::AssignCell(const OpenElement& cell, const Value& value) {
   if (cell.column < 0 || static_cast<size_t>(cell.column) >= layout_.roles.size()) {
-    Fail(Status(ErrorCode::kXmlBadStructure,
-                "the row has more cells than the schema's " +
-                    Plural(layout_.roles.size(), "column")));
+    Fail(Status(ErrorCode::kXmlBadStructure, "the row has more cells than the schema's " +
+                                                 Plural(layout_.roles.size(), "column")));
     return;
   }
   if (cell.element == Element::kSentinel) return;  // an empty cell
@@ -1037,8 +1038,7 @@ void XmlImporter::AssignCell(const OpenElement& cell, const Value& value) {
     case ColumnRole::kKernelStack:
       if (require(ValueClass::kStack, "kernel backtrace")) row_.kernel_stack = value.index;
       break;
-    case ColumnRole::kIgnored:
-      break;
+    case ColumnRole::kIgnored: break;
   }
 }
 
@@ -1107,10 +1107,10 @@ Status XmlImporter::TableOfContentsError() const {
         if (command.empty()) command = ExportCommand(static_cast<uint32_t>(run + 1), schema);
       }
     }
-    message += " Run " + (toc_run.number.empty() ? std::to_string(run + 1) : toc_run.number) +
-               (cpu_tables.empty() ? " has no CPU sample table"
-                                   : " has CPU samples in " + cpu_tables) +
-               ".";
+    message +=
+        " Run " + (toc_run.number.empty() ? std::to_string(run + 1) : toc_run.number) +
+        (cpu_tables.empty() ? " has no CPU sample table" : " has CPU samples in " + cpu_tables) +
+        ".";
   }
   if (command.empty()) {
     message += " Record with the Time Profiler or CPU Profiler template to get CPU samples.";
