@@ -1,0 +1,160 @@
+// The only file that sees Emscripten: the core's import session as plain
+// functions over integer handles. Bytes come in through one _malloc + set per
+// chunk; results go out as a small JSON summary plus typed-array copies of the
+// stack table, samples and weights. Errors come out as {error: {...}} values,
+// never as exceptions.
+
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/json.h"
+#include "import/import.h"
+#include "report/summary.h"
+
+namespace instrumentscope {
+namespace {
+
+using emscripten::val;
+
+std::map<int, std::unique_ptr<Import>>& Sessions() {
+  static std::map<int, std::unique_ptr<Import>> sessions;
+  return sessions;
+}
+
+val ErrorValue(const Status& status) {
+  val error = val::object();
+  error.set("code", std::string(ErrorCodeName(status.code())));
+  error.set("message", status.message());
+  error.set("path", status.path());
+  error.set("offset", status.offset() ? val(static_cast<double>(*status.offset())) : val::null());
+  error.set("line", status.line() ? val(static_cast<double>(*status.line())) : val::null());
+  val result = val::object();
+  result.set("error", error);
+  return result;
+}
+
+val InvalidArgument(const std::string& message) {
+  return ErrorValue(Status(ErrorCode::kInvalidArgument, message));
+}
+
+// A copy, so nothing refers to wasm memory once the session is gone.
+template <typename T>
+val TypedArrayCopy(const char* type, const std::vector<T>& values) {
+  return val::global(type).new_(emscripten::typed_memory_view(values.size(), values.data()));
+}
+
+Status ReadOptions(const std::string& text, ImportOptions* options) {
+  nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_object()) return Status(ErrorCode::kInvalidArgument, "options are not an object");
+  if (json.contains("name") && json["name"].is_string()) options->name = json["name"];
+  if (json.contains("run") && !json["run"].is_null()) {
+    const nlohmann::json& run = json["run"];
+    if (!run.is_number_unsigned() || run.get<uint64_t>() == 0 || run.get<uint64_t>() > UINT32_MAX) {
+      return Status(ErrorCode::kInvalidArgument, "options.run must be a positive integer");
+    }
+    options->run = run.get<uint32_t>();
+  }
+  if (json.contains("limits") && json["limits"].is_object()) {
+    const nlohmann::json& limits = json["limits"];
+    auto read = [&limits](const char* key, auto* field) -> Status {
+      if (!limits.contains(key)) return OkStatus();
+      if (!limits[key].is_number_unsigned() || limits[key].get<uint64_t>() == 0) {
+        return Status(ErrorCode::kInvalidArgument,
+                      std::string("options.limits.") + key + " must be a positive integer");
+      }
+      *field = limits[key].get<std::remove_pointer_t<decltype(field)>>();
+      return OkStatus();
+    };
+    RETURN_IF_ERROR(read("maxDecompressedBytes", &options->limits.max_decompressed_bytes));
+    RETURN_IF_ERROR(read("maxXmlIds", &options->limits.max_xml_ids));
+    RETURN_IF_ERROR(read("maxXmlTextBytes", &options->limits.max_xml_text_bytes));
+    RETURN_IF_ERROR(read("maxFramesPerStack", &options->limits.max_frames_per_stack));
+  }
+  return OkStatus();
+}
+
+// Returns {session} or {error}.
+val BeginImport(const std::string& options_json) {
+  static int next_session = 1;
+  ImportOptions options;
+  Status status = ReadOptions(options_json, &options);
+  if (!status.ok()) return ErrorValue(status);
+  int session = next_session++;
+  Sessions()[session] = std::make_unique<Import>(std::move(options));
+  val result = val::object();
+  result.set("session", session);
+  return result;
+}
+
+// Feeds `size` bytes at wasm address `address`. Returns null or {error}.
+val FeedImport(int session, uintptr_t address, size_t size) {
+  auto entry = Sessions().find(session);
+  if (entry == Sessions().end()) return InvalidArgument("no import session " + std::to_string(session));
+  Status status = entry->second->Feed(ByteSpan(reinterpret_cast<const uint8_t*>(address), size));
+  return status.ok() ? val::null() : ErrorValue(status);
+}
+
+val ImportProgressOf(int session) {
+  auto entry = Sessions().find(session);
+  if (entry == Sessions().end()) return val::null();
+  ImportProgress progress = entry->second->progress();
+  val result = val::object();
+  result.set("stage", std::string(ImportStageName(progress.stage)));
+  result.set("bytesRead", static_cast<double>(progress.bytes_read));
+  result.set("samples", static_cast<double>(progress.samples));
+  return result;
+}
+
+// Ends the session. Returns {error} or {summary, stackParents, stackFrames,
+// samples: [Uint32Array], weights: [Float64Array]}, where samples hold stack
+// ids (0xFFFFFFFF: no stack) and summary is JSON with the frames.
+val FinishImport(int session) {
+  auto entry = Sessions().find(session);
+  if (entry == Sessions().end()) return InvalidArgument("no import session " + std::to_string(session));
+  std::unique_ptr<Import> import = std::move(entry->second);
+  Sessions().erase(entry);
+  Result<ProfileGroup> group = import->Finish();
+  import.reset();
+  if (!group.ok()) return ErrorValue(group.status());
+
+  val result = val::object();
+  result.set("summary", DumpJson(Summary(*group, SummaryFrames::kInclude)));
+  result.set("stackParents", TypedArrayCopy("Uint32Array", group->stacks.parent));
+  result.set("stackFrames", TypedArrayCopy("Uint32Array", group->stacks.frame));
+  val samples = val::array();
+  val weights = val::array();
+  std::vector<double> scratch;
+  for (Profile& profile : group->profiles) {
+    samples.call<void>("push", TypedArrayCopy("Uint32Array", profile.samples));
+    // Weights are integers; JS numbers hold them exactly up to 2^53.
+    scratch.assign(profile.weights.begin(), profile.weights.end());
+    weights.call<void>("push", TypedArrayCopy("Float64Array", scratch));
+    profile.samples = {};
+    profile.weights = {};
+  }
+  result.set("samples", samples);
+  result.set("weights", weights);
+  return result;
+}
+
+void CancelImport(int session) { Sessions().erase(session); }
+
+std::string VersionString() { return Version(); }
+
+}  // namespace
+}  // namespace instrumentscope
+
+EMSCRIPTEN_BINDINGS(instrumentscope) {
+  emscripten::function("beginImport", &instrumentscope::BeginImport);
+  emscripten::function("feedImport", &instrumentscope::FeedImport);
+  emscripten::function("importProgress", &instrumentscope::ImportProgressOf);
+  emscripten::function("finishImport", &instrumentscope::FinishImport);
+  emscripten::function("cancelImport", &instrumentscope::CancelImport);
+  emscripten::function("version", &instrumentscope::VersionString);
+}

@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+// instrumentscope INPUT [-o OUT.json] [--run N] [--list]
+// Converts an xctrace export (XML, or XML.gz) to a speedscope file, running the
+// same WebAssembly core as the browser.
+
+import { createReadStream } from 'node:fs';
+import { open, readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { ImportError, importTraceWithSummary, serializeSpeedscope } from './node.js';
+
+const USAGE = `usage: instrumentscope INPUT [-o OUT.json] [--run N]
+       instrumentscope INPUT --list [--run N]
+
+Converts an Instruments recording exported with \`xctrace export\` (XML, plain
+or gzip-compressed) to a speedscope profile (https://www.speedscope.app).
+
+  -o, --output FILE  write the profile to FILE instead of standard output
+      --run N        import only run N of the recording
+      --list         list runs, tables, processes, threads and sample counts
+  -h, --help         show this help
+  -v, --version      show the version`;
+
+function fail(message, exitCode = 1) {
+  process.stderr.write(`instrumentscope: ${message}\n`);
+  process.exit(exitCode);
+}
+
+function parseCommandLine() {
+  try {
+    const { values, positionals } = parseArgs({
+      allowPositionals: true,
+      options: {
+        output: { type: 'string', short: 'o' },
+        run: { type: 'string' },
+        list: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+    return { values, positionals };
+  } catch (error) {
+    fail(`${error.message}\n${USAGE}`, 2);
+  }
+}
+
+function progressPrinter(inputSize) {
+  if (!process.stderr.isTTY) return undefined;
+  let last = 0;
+  return ({ stage, bytesRead, samples }) => {
+    const now = Date.now();
+    if (now - last < 200 && stage !== 'done') return;
+    last = now;
+    const percent = inputSize ? ` ${Math.floor((bytesRead / inputSize) * 100)}%` : '';
+    process.stderr.write(`\r${stage}${percent}, ${samples.toLocaleString('en')} samples\x1b[K`);
+    if (stage === 'done') process.stderr.write('\r\x1b[K');
+  };
+}
+
+function count(n, noun) {
+  return `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function formatList(summary) {
+  const lines = [];
+  const runs = [...new Set(summary.tables.map((table) => table.run))].sort((a, b) => a - b);
+  for (const run of runs) {
+    lines.push(`Run ${run}`);
+    for (const table of summary.tables.filter((t) => t.run === run)) {
+      const kind = table.cpuSamples ? 'CPU samples' : 'not read';
+      lines.push(`  table ${table.schema}: ${count(table.rows, 'row')} (${kind})`);
+      const profiles = summary.profiles
+        .map((profile, index) => ({ ...profile, index }))
+        .filter((profile) => profile.run === run && profile.table === table.schema);
+      const processes = new Map();
+      for (const profile of profiles) {
+        const key = `${profile.processName}\u0000${profile.pid}`;
+        if (!processes.has(key)) processes.set(key, []);
+        processes.get(key).push(profile);
+      }
+      for (const threads of processes.values()) {
+        const { processName, pid } = threads[0];
+        const total = threads.reduce((sum, thread) => sum + thread.sampleCount, 0);
+        const label = pid === null ? processName || 'unknown process' : `${processName} (pid ${pid})`;
+        lines.push(`    process ${label}: ${count(total, 'sample')}`);
+        threads.sort((a, b) => b.sampleCount - a.sampleCount);
+        for (const thread of threads) {
+          const active = thread.index === summary.activeProfileIndex ? '  [busiest]' : '';
+          lines.push(`      ${thread.threadName}: ${count(thread.sampleCount, 'sample')}${active}`);
+        }
+      }
+    }
+  }
+  for (const warning of summary.warnings) lines.push(`warning: ${warning.message}`);
+  return lines.join('\n') + '\n';
+}
+
+async function writePieces(pieces, path) {
+  if (!path) {
+    for (const piece of pieces) {
+      if (!process.stdout.write(piece)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+    }
+    return;
+  }
+  const file = await open(path, 'w');
+  try {
+    let buffered = '';
+    for (const piece of pieces) {
+      buffered += piece;
+      if (buffered.length > 1 << 20) {
+        await file.write(buffered);
+        buffered = '';
+      }
+    }
+    await file.write(buffered);
+  } finally {
+    await file.close();
+  }
+}
+
+async function main() {
+  const { values, positionals } = parseCommandLine();
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (values.version) {
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8'));
+    process.stdout.write(`instrumentscope ${pkg.version}\n`);
+    return;
+  }
+  if (positionals.length !== 1) fail(`expected one INPUT file\n${USAGE}`, 2);
+  const [inputPath] = positionals;
+  let run;
+  if (values.run !== undefined) {
+    run = Number(values.run);
+    if (!Number.isInteger(run) || run < 1) fail(`--run expects a positive integer, not "${values.run}"`, 2);
+  }
+
+  let size;
+  try {
+    const info = await stat(inputPath);
+    if (info.isDirectory()) fail(`${inputPath}: is a folder; this version reads xctrace exports (XML)`);
+    size = info.size;
+  } catch (error) {
+    fail(`${inputPath}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+  }
+
+  let result;
+  try {
+    result = await importTraceWithSummary(createReadStream(inputPath, { highWaterMark: 4 << 20 }), {
+      name: basename(inputPath),
+      run,
+      onProgress: progressPrinter(size),
+    });
+  } catch (error) {
+    if (!(error instanceof ImportError)) throw error;
+    const where = error.location ? ` (at ${error.location})` : '';
+    fail(`${inputPath}: ${error.code}: ${error.message.replace(/\n\s*/g, ' ')}${where}`);
+  }
+
+  if (values.list) {
+    await writePieces([formatList(result.summary)], values.output);
+  } else {
+    await writePieces(serializeSpeedscope(result.file), values.output);
+  }
+  for (const warning of result.summary.warnings) {
+    if (!values.list) process.stderr.write(`instrumentscope: warning: ${warning.message}\n`);
+  }
+}
+
+main().catch((error) => fail(error.stack ?? String(error)));

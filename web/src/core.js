@@ -1,0 +1,95 @@
+// Loads the WebAssembly core and runs one import session over a sequence of
+// byte chunks. Bytes go in through one malloc + set per chunk; results come
+// out as typed-array copies (see cpp/bindings/embind.cc).
+
+import createInstrumentscopeCore from '../dist/instrumentscope-core.js';
+import { ImportError, abortError } from './errors.js';
+
+const DEFAULT_WASM_URL = new URL('../dist/instrumentscope-core.wasm', import.meta.url);
+
+let defaultWasmBinary = null;
+const cores = new Map();
+
+/** Lets an environment (Node) supply the .wasm bytes when no option names them. */
+export function setDefaultWasmBinary(loader) {
+  defaultWasmBinary = loader;
+}
+
+/**
+ * The core module, created once per wasm location.
+ * @param {{wasmURL?: string|URL, wasmBinary?: ArrayBuffer|Uint8Array}} options
+ */
+export function loadCore(options = {}) {
+  if (options.wasmBinary) {
+    return createInstrumentscopeCore({ wasmBinary: options.wasmBinary });
+  }
+  const key = options.wasmURL ? String(options.wasmURL) : '';
+  if (!cores.has(key)) {
+    const promise = (async () => {
+      if (!options.wasmURL && defaultWasmBinary) {
+        return createInstrumentscopeCore({ wasmBinary: await defaultWasmBinary() });
+      }
+      const url = String(options.wasmURL ?? DEFAULT_WASM_URL);
+      return createInstrumentscopeCore({ locateFile: () => url });
+    })();
+    promise.catch(() => cores.delete(key));  // a failed load may be retried
+    cores.set(key, promise);
+  }
+  return cores.get(key);
+}
+
+function throwIfError(result) {
+  if (result && result.error) throw new ImportError(result.error);
+  return result;
+}
+
+/**
+ * Feeds `chunks` to a new session and returns the core's result.
+ * @param core the loaded module
+ * @param {AsyncIterable<Uint8Array>} chunks
+ * @param {{name?: string, run?: number, limits?: object, signal?: AbortSignal,
+ *          onProgress?: Function, bytesTotal?: number}} options
+ */
+export async function runImport(core, chunks, options) {
+  const { signal, onProgress } = options;
+  const request = { name: options.name ?? '', run: options.run ?? null };
+  if (options.limits) request.limits = options.limits;
+  const { session } = throwIfError(core.beginImport(JSON.stringify(request)));
+  let buffer = 0;
+  let capacity = 0;
+  try {
+    const report = (stage) => {
+      if (!onProgress) return;
+      const progress = core.importProgress(session);
+      onProgress({
+        stage: stage ?? progress.stage,
+        bytesRead: progress.bytesRead,
+        bytesTotal: options.bytesTotal,
+        samples: progress.samples,
+      });
+    };
+    report('reading');
+    for await (const chunk of chunks) {
+      if (signal?.aborted) throw abortError(signal);
+      if (chunk.byteLength === 0) continue;
+      if (chunk.byteLength > capacity) {
+        core._free(buffer);
+        buffer = core._malloc(chunk.byteLength);
+        if (!buffer) throw new ImportError({ code: 'LIMIT_EXCEEDED', message: 'out of WebAssembly memory' });
+        capacity = chunk.byteLength;
+      }
+      // HEAPU8 is re-read after every call: memory growth replaces it.
+      core.HEAPU8.set(chunk, buffer);
+      throwIfError(core.feedImport(session, buffer, chunk.byteLength));
+      report();
+    }
+    if (signal?.aborted) throw abortError(signal);
+    report('building');
+    const result = throwIfError(core.finishImport(session));
+    report('done');
+    return result;
+  } finally {
+    core._free(buffer);
+    core.cancelImport(session);  // no-op once finished
+  }
+}

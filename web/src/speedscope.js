@@ -1,0 +1,94 @@
+// Assembles a speedscope file (https://www.speedscope.app/file-format-schema.json)
+// from the core's result: frames from the summary, samples expanded from the
+// stack table. Samples with the same stack share one array: treat them as
+// read-only.
+
+export const SCHEMA_URL = 'https://www.speedscope.app/file-format-schema.json';
+const EMPTY_STACK = 0xffffffff;
+
+/** @returns {{file: import('./index.js').SpeedscopeFile, summary: object}} */
+export function toSpeedscope(result) {
+  const summary = JSON.parse(result.summary);
+  const { stackParents, stackFrames } = result;
+  const stacks = new Map();
+  const expand = (id) => {
+    if (id === EMPTY_STACK) return [];
+    let frames = stacks.get(id);
+    if (!frames) {
+      frames = [];
+      for (let stack = id; stack !== EMPTY_STACK; stack = stackParents[stack]) {
+        frames.push(stackFrames[stack]);
+      }
+      frames.reverse();  // root first
+      stacks.set(id, frames);
+    }
+    return frames;
+  };
+
+  const profiles = summary.profiles.map((profile, index) => {
+    const ids = result.samples[index];
+    const samples = new Array(ids.length);
+    for (let i = 0; i < ids.length; i++) samples[i] = expand(ids[i]);
+    return {
+      type: 'sampled',
+      name: profile.name,
+      unit: profile.unit,
+      startValue: profile.startValue,
+      endValue: profile.endValue,
+      samples,
+      weights: Array.from(result.weights[index]),
+    };
+  });
+
+  const file = {
+    $schema: SCHEMA_URL,
+    exporter: summary.exporter,
+    name: summary.name,
+    activeProfileIndex: summary.activeProfileIndex,
+    shared: { frames: summary.frames },
+    profiles,
+  };
+  delete summary.frames;  // they live in file.shared
+  return { file, summary };
+}
+
+/**
+ * Serializes a speedscope file as a sequence of strings, so that files larger
+ * than a JS string can hold are written piece by piece.
+ * @returns {Generator<string>}
+ */
+export function* speedscopeJsonPieces(file) {
+  const PIECE = 1 << 16;
+  yield `{"$schema":${JSON.stringify(file.$schema)},"exporter":${JSON.stringify(file.exporter)},` +
+    `"name":${JSON.stringify(file.name)},"activeProfileIndex":${file.activeProfileIndex},\n"shared":{"frames":[`;
+  let piece = '';
+  file.shared.frames.forEach((frame, i) => {
+    piece += (i ? ',\n' : '\n') + JSON.stringify(frame);
+  });
+  yield piece;
+  yield '\n]},\n"profiles":[';
+  for (let p = 0; p < file.profiles.length; p++) {
+    const profile = file.profiles[p];
+    const { samples, weights, ...header } = profile;
+    yield (p ? ',\n' : '\n') + JSON.stringify(header).slice(0, -1) + ',\n"samples":[';
+    piece = '';
+    for (let i = 0; i < samples.length; i++) {
+      piece += (i ? ',[' : '[') + samples[i].join(',') + ']';
+      if (piece.length > PIECE) {
+        yield piece;
+        piece = '';
+      }
+    }
+    yield piece + '],\n"weights":[';
+    piece = '';
+    for (let i = 0; i < weights.length; i++) {
+      piece += (i ? ',' : '') + weights[i];
+      if (piece.length > PIECE) {
+        yield piece;
+        piece = '';
+      }
+    }
+    yield piece + ']}';
+  }
+  yield '\n]}\n';
+}
