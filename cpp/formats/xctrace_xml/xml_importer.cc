@@ -667,11 +667,12 @@ void XmlImporter::EndNode() {
 }
 
 void XmlImporter::StartRow(OpenElement& open) {
+  open.index = node_rows_ + 1;
   if (!schema_seen_) {
     Fail(Status(ErrorCode::kXmlBadStructure, "a <row> comes before the table's <schema>"));
     return;
   }
-  open.index = ++node_rows_;
+  ++node_rows_;
   if (!node_selected_) {
     skipping_row_ = true;
     skip_nesting_ = 0;
