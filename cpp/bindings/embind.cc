@@ -100,10 +100,7 @@ val FeedImport(int session, uintptr_t address, size_t size) {
   return status.ok() ? val::null() : ErrorValue(status);
 }
 
-val ImportProgressOf(int session) {
-  auto entry = Sessions().find(session);
-  if (entry == Sessions().end()) return val::null();
-  ImportProgress progress = entry->second->progress();
+val ProgressValue(const ImportProgress& progress) {
   val result = val::object();
   result.set("stage", std::string(ImportStageName(progress.stage)));
   result.set("bytesRead", static_cast<double>(progress.bytes_read));
@@ -111,19 +108,27 @@ val ImportProgressOf(int session) {
   return result;
 }
 
-// Ends the session. Returns {error} or {summary, stackParents, stackFrames,
-// samples: [Uint32Array], weights: [Float64Array]}, where samples hold stack
-// ids (0xFFFFFFFF: no stack) and summary is JSON with the frames.
+val ImportProgressOf(int session) {
+  auto entry = Sessions().find(session);
+  if (entry == Sessions().end()) return val::null();
+  return ProgressValue(entry->second->progress());
+}
+
+// Ends the session. Returns {error} or {progress, summary, stackParents,
+// stackFrames, samples: [Uint32Array], weights: [Float64Array]}, where samples
+// hold stack ids (0xFFFFFFFF: no stack) and summary is JSON with the frames.
 val FinishImport(int session) {
   auto entry = Sessions().find(session);
   if (entry == Sessions().end()) return InvalidArgument("no import session " + std::to_string(session));
   std::unique_ptr<Import> import = std::move(entry->second);
   Sessions().erase(entry);
   Result<ProfileGroup> group = import->Finish();
+  ImportProgress progress = import->progress();
   import.reset();
   if (!group.ok()) return ErrorValue(group.status());
 
   val result = val::object();
+  result.set("progress", ProgressValue(progress));
   result.set("summary", DumpJson(Summary(*group, SummaryFrames::kInclude)));
   result.set("stackParents", TypedArrayCopy("Uint32Array", group->stacks.parent));
   result.set("stackFrames", TypedArrayCopy("Uint32Array", group->stacks.frame));

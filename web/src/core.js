@@ -55,12 +55,17 @@ export async function runImport(core, chunks, options) {
   const request = { name: options.name ?? '', run: options.run ?? null };
   if (options.limits) request.limits = options.limits;
   const { session } = throwIfError(core.beginImport(JSON.stringify(request)));
+  const iterator = chunks[Symbol.asyncIterator]();
+  // Rejects on abort, so that a stalled input cannot hold the import open.
+  const aborted = signal && new Promise((_, reject) => {
+    signal.addEventListener('abort', () => reject(abortError(signal)), { once: true });
+  });
+  aborted?.catch(() => {});
   let buffer = 0;
   let capacity = 0;
   try {
-    const report = (stage) => {
+    const report = (stage, progress = core.importProgress(session)) => {
       if (!onProgress) return;
-      const progress = core.importProgress(session);
       onProgress({
         stage: stage ?? progress.stage,
         bytesRead: progress.bytesRead,
@@ -69,7 +74,9 @@ export async function runImport(core, chunks, options) {
       });
     };
     report('reading');
-    for await (const chunk of chunks) {
+    for (;;) {
+      const { done, value: chunk } = await nextChunk(iterator, aborted);
+      if (done) break;
       if (signal?.aborted) throw abortError(signal);
       if (chunk.byteLength === 0) continue;
       if (chunk.byteLength > capacity) {
@@ -86,10 +93,17 @@ export async function runImport(core, chunks, options) {
     if (signal?.aborted) throw abortError(signal);
     report('building');
     const result = throwIfError(core.finishImport(session));
-    report('done');
+    report('done', result.progress);
     return result;
   } finally {
     core._free(buffer);
     core.cancelImport(session);  // no-op once finished
+    // Not awaited: a stalled source finishes its cleanup when it resumes.
+    iterator.return?.()?.catch?.(() => {});
   }
+}
+
+function nextChunk(iterator, aborted) {
+  const next = iterator.next();
+  return aborted ? Promise.race([next, aborted]) : next;
 }

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs every test: native Catch2 tests (plain and under AddressSanitizer +
+# UndefinedBehaviorSanitizer) through ctest, then the JS tests, which drive the
+# very .wasm the package ships. Installs and builds what is missing first.
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+"$ROOT_DIR/build-scripts/build.sh" native wasm
+
+log "Building the native tests with sanitizers"
+cmake -S "$ROOT_DIR" -B "$BUILD_DIR/sanitize" -DCMAKE_BUILD_TYPE=Debug \
+  -DINSTRUMENTSCOPE_SANITIZE=ON >/dev/null
+cmake --build "$BUILD_DIR/sanitize" -j"$JOBS" --target instrumentscope_tests
+
+log "Native tests"
+ctest --test-dir "$BUILD_DIR/native" --output-on-failure -j"$JOBS"
+
+log "Native tests under AddressSanitizer and UndefinedBehaviorSanitizer"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir "$BUILD_DIR/sanitize" --output-on-failure -j"$JOBS"
+
+log "JavaScript tests (WebAssembly core)"
+cd "$ROOT_DIR"
+node --test --test-reporter=spec tests/js/

@@ -1,0 +1,148 @@
+// The public API: accepted inputs, progress, cancellation, options, errors.
+import assert from 'node:assert/strict';
+import { createReadStream, openAsBlob, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { test } from 'node:test';
+
+import { ImportError, importTrace, importTraceWithSummary } from 'instrumentscope';
+
+import { CORPUS_SKIP, JMH, ROOT, UNIPROF_EXPORT, corpusFile, packageVersion } from './support.js';
+
+const CONTROL = join(ROOT, 'tests/malformed/valid-control.xml');
+
+test('every input kind gives the same profile, and the caller\'s bytes stay intact', async () => {
+  const bytes = readFileSync(CONTROL);
+  const copy = Uint8Array.from(bytes);
+  const expected = await importTrace(bytes);
+  const inputs = {
+    Uint8Array: bytes,
+    ArrayBuffer: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+    DataView: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    Blob: new Blob([bytes]),
+    'fs.openAsBlob': await openAsBlob(CONTROL),
+    ReadableStream: Readable.toWeb(createReadStream(CONTROL, { highWaterMark: 7 })),
+    'Node stream': createReadStream(CONTROL, { highWaterMark: 5 }),
+  };
+  for (const [kind, input] of Object.entries(inputs)) {
+    assert.deepEqual(await importTrace(input), expected, kind);
+  }
+  assert.equal(bytes.byteLength, copy.byteLength, 'not detached');
+  assert.deepEqual(new Uint8Array(bytes), copy, 'not modified');
+  await assert.rejects(importTrace('a string'), TypeError);
+  await assert.rejects(importTrace(null), TypeError);
+});
+
+test('the output names its input and its exporter', async () => {
+  const bytes = readFileSync(CONTROL);
+  const file = await importTrace(bytes, { name: 'control.xml' });
+  assert.equal(file.name, 'control.xml');
+  assert.equal(file.exporter, `instrumentscope@${packageVersion}`);
+  assert.equal(file.$schema, 'https://www.speedscope.app/file-format-schema.json');
+  const named = await importTrace(new File([bytes], 'from-a-file.xml'));
+  assert.equal(named.name, 'from-a-file.xml');
+});
+
+test('gzip is recognized by content, not by name', { skip: CORPUS_SKIP }, async () => {
+  const compressed = readFileSync(corpusFile(UNIPROF_EXPORT));
+  const file = await importTrace(new File([compressed], 'no-extension'));
+  assert.equal(file.profiles[0].name, 'Main Thread 0x2b73e56 — test-simple (pid 49230)');
+});
+
+test('progress is reported from reading to done, bytes and samples never going back', async () => {
+  const bytes = readFileSync(corpusFile(`${JMH}/cpu-profile.xml`));
+  const events = [];
+  await importTrace(new Blob([bytes]), { onProgress: (event) => events.push(event) });
+  assert.equal(events[0].stage, 'reading');
+  assert.equal(events.at(-1).stage, 'done');
+  assert.ok(events.some((event) => event.stage === 'building'));
+  for (let i = 1; i < events.length; i++) {
+    assert.ok(events[i].bytesRead >= events[i - 1].bytesRead);
+    assert.ok(events[i].samples >= events[i - 1].samples);
+  }
+  assert.equal(events.at(-1).bytesRead, bytes.byteLength);
+  assert.equal(events.at(-1).bytesTotal, bytes.byteLength);
+  assert.equal(events.at(-1).samples, 584);
+});
+
+test('an AbortSignal cancels before and during an import', async () => {
+  const bytes = readFileSync(CONTROL);
+  const before = new AbortController();
+  before.abort();
+  await assert.rejects(importTrace(bytes, { signal: before.signal }), { name: 'AbortError' });
+
+  const during = new AbortController();
+  await assert.rejects(
+    importTrace(bytes, { signal: during.signal, onProgress: () => during.abort() }),
+    { name: 'AbortError' },
+  );
+
+  // A source that stalls after its first chunk: the abort still ends the import.
+  const stalled = new AbortController();
+  const reason = new Error('user cancelled');
+  const stream = new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes.subarray(0, 100));
+    },
+    pull() {
+      setTimeout(() => stalled.abort(reason), 10);
+      return new Promise(() => {});
+    },
+  });
+  await assert.rejects(importTrace(stream, { signal: stalled.signal }), (error) => error === reason);
+  // The core is left in a usable state.
+  assert.equal((await importTrace(bytes)).profiles.length, 1);
+});
+
+test('options are checked, and run selects a run', { skip: CORPUS_SKIP }, async () => {
+  const bytes = readFileSync(CONTROL);
+  for (const run of [0, -1, 1.5, '1']) {
+    await assert.rejects(importTrace(bytes, { run }), { name: 'ImportError', code: 'INVALID_ARGUMENT' });
+  }
+  await assert.rejects(importTrace(bytes, { onProgress: 5 }), { code: 'INVALID_ARGUMENT' });
+  await assert.rejects(importTrace(bytes, { run: 4 }), {
+    code: 'RUN_NOT_FOUND',
+    message: 'this export has no run 4; it has run 1',
+  });
+  assert.equal((await importTrace(bytes, { run: 1 })).profiles.length, 1);
+  await assert.rejects(importTrace(bytes, { limits: { maxFramesPerStack: 0 } }), { code: 'INVALID_ARGUMENT' });
+});
+
+test('limits can be tightened and say which one was reached', { skip: CORPUS_SKIP }, async () => {
+  const bytes = readFileSync(corpusFile(`${JMH}/time-profile.xml`));
+  await assert.rejects(importTrace(bytes, { limits: { maxFramesPerStack: 8 } }), (error) => {
+    assert.equal(error.code, 'LIMIT_EXCEEDED');
+    assert.match(error.message, /maxFramesPerStack/);
+    assert.match(error.path, /^trace-query-result\/node\[1\]\/row\[\d+\]\/backtrace$/);
+    return true;
+  });
+  const compressed = readFileSync(corpusFile(UNIPROF_EXPORT));
+  await assert.rejects(importTrace(compressed, { limits: { maxDecompressedBytes: 10000 } }), {
+    code: 'LIMIT_EXCEEDED',
+  });
+});
+
+test('errors carry code, message and location', async () => {
+  const bytes = readFileSync(join(ROOT, 'tests/malformed/dangling-ref.xml'));
+  const error = await importTrace(bytes).catch((e) => e);
+  assert.ok(error instanceof ImportError);
+  assert.equal(error.name, 'ImportError');
+  assert.equal(error.code, 'XML_DANGLING_REF');
+  assert.equal(error.location, `trace-query-result/node[1]/row[2]/backtrace/frame, line 5, byte ${error.offset}`);
+  assert.ok(error.offset > 0);
+});
+
+test('the summary lists tables, threads and sample counts', { skip: CORPUS_SKIP }, async () => {
+  const bytes = readFileSync(corpusFile(`${JMH}/time-profile.xml`));
+  const { file, summary } = await importTraceWithSummary(bytes);
+  assert.deepEqual(summary.tables, [{ run: 1, schema: 'time-profile', rows: 105, cpuSamples: true }]);
+  assert.equal(summary.profiles.length, file.profiles.length);
+  assert.equal(summary.profiles.reduce((sum, profile) => sum + profile.sampleCount, 0), 105);
+  const busiest = summary.profiles[summary.activeProfileIndex];
+  assert.equal(busiest.threadName, 'ThreadJavaMain 0xe787e');
+  assert.equal(busiest.sampleCount, 55);
+  assert.equal(busiest.pid, 23369);
+  assert.equal(busiest.processName, 'java');
+  assert.equal(file.activeProfileIndex, summary.activeProfileIndex);
+  assert.equal(summary.frames, undefined, 'frames live in file.shared only');
+});

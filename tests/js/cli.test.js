@@ -1,0 +1,78 @@
+// The instrumentscope CLI (package.json bin), run as people run it.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+
+import { CORPUS_SKIP, JMH, ROOT, corpusFile, packageVersion } from './support.js';
+
+const CLI = join(ROOT, 'web/src/cli.js');
+
+async function run(...args) {
+  try {
+    const { stdout, stderr } = await promisify(execFile)('node', [CLI, ...args], { maxBuffer: 1 << 28 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    return { code: error.code, stdout: error.stdout, stderr: error.stderr };
+  }
+}
+
+test('converts to a file, and to standard output, byte for byte like the golden', { skip: CORPUS_SKIP }, async () => {
+  const golden = readFileSync(join(ROOT, 'tests/golden/xctrace_xml/jmh-cpu-profile-xcode14.3.speedscope.json'), 'utf8');
+  const out = join(mkdtempSync(join(tmpdir(), 'instrumentscope-')), 'out.json');
+  const toFile = await run(corpusFile(`${JMH}/cpu-profile.xml`), '-o', out);
+  assert.equal(toFile.code, 0, toFile.stderr);
+  assert.equal(readFileSync(out, 'utf8'), golden);
+  const toStdout = await run(corpusFile(`${JMH}/cpu-profile.xml`));
+  assert.equal(toStdout.stdout, golden);
+});
+
+test('--list shows runs, tables, processes and threads with sample counts', { skip: CORPUS_SKIP }, async () => {
+  const { code, stdout } = await run(corpusFile(`${JMH}/time-profile.xml`), '--list');
+  assert.equal(code, 0);
+  const lines = stdout.trimEnd().split('\n');
+  assert.deepEqual(lines.slice(0, 4), [
+    'Run 1',
+    '  table time-profile: 105 rows (CPU samples)',
+    '    process java (pid 23369): 105 samples',
+    '      ThreadJavaMain 0xe787e: 55 samples  [busiest]',
+  ]);
+  assert.equal(lines.length, 13);
+});
+
+test('bad input: a non-zero exit and a one-line reason', async () => {
+  const result = await run(join(ROOT, 'tests/malformed/plain-text.txt'));
+  assert.equal(result.code, 1);
+  assert.equal(result.stdout, '');
+  assert.match(result.stderr, /^instrumentscope: .*plain-text\.txt: UNKNOWN_FORMAT: .* \(at byte 0\)\n$/);
+
+  const toc = await run(join(ROOT, 'tests/malformed/table-of-contents.xml'));
+  assert.equal(toc.code, 1);
+  assert.equal(toc.stderr.split('\n').length, 2, 'one line');
+  assert.match(toc.stderr, /XML_TABLE_OF_CONTENTS: .*xctrace export --input YOUR\.trace/);
+
+  const missing = await run(join(ROOT, 'no-such-file.xml'));
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /no-such-file\.xml: no such file\n$/);
+});
+
+test('usage errors exit with 2; --help and --version answer', async () => {
+  assert.equal((await run()).code, 2);
+  assert.equal((await run('--frobnicate', 'x')).code, 2);
+  assert.equal((await run('--run', 'zero', 'x.xml')).code, 2);
+  const help = await run('--help');
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /^usage: instrumentscope INPUT/);
+  assert.equal((await run('--version')).stdout, `instrumentscope ${packageVersion}\n`);
+});
+
+test('--run picks a run or names the ones there are', async () => {
+  const control = join(ROOT, 'tests/malformed/valid-control.xml');
+  assert.equal((await run(control, '--run', '1')).code, 0);
+  const missing = await run(control, '--run', '2');
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /RUN_NOT_FOUND: this export has no run 2; it has run 1/);
+});
