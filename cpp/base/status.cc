@@ -6,7 +6,6 @@ const char* ErrorCodeName(ErrorCode code) {
   switch (code) {
     case ErrorCode::kOk: return "OK";
     case ErrorCode::kInvalidArgument: return "INVALID_ARGUMENT";
-    case ErrorCode::kAborted: return "ABORTED";
     case ErrorCode::kEmptyInput: return "EMPTY_INPUT";
     case ErrorCode::kUnknownFormat: return "UNKNOWN_FORMAT";
     case ErrorCode::kTruncated: return "TRUNCATED";

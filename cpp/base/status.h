@@ -17,7 +17,6 @@ namespace instrumentscope {
 enum class ErrorCode : uint8_t {
   kOk,
   kInvalidArgument,     // an option or call was wrong, not the input
-  kAborted,             // the caller cancelled
   kEmptyInput,          // zero bytes
   kUnknownFormat,       // the content matched no importer
   kTruncated,           // a read ran past the end of the data

@@ -1,0 +1,38 @@
+// Compiled (never run) by tests/js/types.test.js: the package's types must
+// accept the ways the README and index.d.ts show it being used.
+import {
+  ImportError,
+  importTrace,
+  importTraceWithSummary,
+  serializeSpeedscope,
+  type ImportErrorCode,
+  type ImportProgress,
+  type SpeedscopeFile,
+} from 'instrumentscope';
+
+async function convert(bytes: Uint8Array, file: Blob, stream: ReadableStream<Uint8Array>) {
+  const controller = new AbortController();
+  const a: SpeedscopeFile = await importTrace(bytes, {
+    run: 1,
+    signal: controller.signal,
+    onProgress: (progress: ImportProgress) => console.log(progress.stage, progress.bytesRead),
+    limits: { maxFramesPerStack: 1024 },
+  });
+  const b = await importTrace(file, { wasmURL: new URL('https://example.invalid/x.wasm') });
+  const { file: c, summary } = await importTraceWithSummary(stream);
+  const busiest = summary.profiles[summary.activeProfileIndex];
+  const samples: number = busiest.sampleCount + (busiest.pid ?? 0);
+  const text: string = [...serializeSpeedscope(a)].join('');
+  const frames: string[] = b.shared.frames.map((frame) => `${frame.name}:${frame.line ?? ''}`);
+  return { c, samples, text, frames };
+}
+
+function explain(error: unknown): string {
+  if (error instanceof ImportError) {
+    const code: ImportErrorCode = error.code;
+    return `${code}: ${error.message} (${error.location}) ${error.offset ?? ''} ${error.line ?? ''}`;
+  }
+  return String(error);
+}
+
+export { convert, explain };

@@ -1,0 +1,203 @@
+// Types of the instrumentscope package. Hand-written, and kept in step with
+// cpp/speedscope/file_format.h (the output) and cpp/base/status.h (the codes).
+
+/** speedscope's file format, as instrumentscope writes it
+ * (https://www.speedscope.app/file-format-schema.json). */
+export interface SpeedscopeFile {
+  $schema: 'https://www.speedscope.app/file-format-schema.json';
+  shared: { frames: SpeedscopeFrame[] };
+  profiles: SampledProfile[];
+  /** The input's file name. */
+  name?: string;
+  /** The busiest thread: the profile a viewer should open first. */
+  activeProfileIndex?: number;
+  /** "instrumentscope@<version>" */
+  exporter?: string;
+}
+
+export interface SpeedscopeFrame {
+  name: string;
+  /** The source file, else the binary's path. */
+  file?: string;
+  /** The lowest source line seen for the function. */
+  line?: number;
+  col?: number;
+}
+
+export type ValueUnit = 'none' | 'nanoseconds' | 'microseconds' | 'milliseconds' | 'seconds' | 'bytes';
+
+/** One thread of one run. Samples are in time order; an empty sample `[]` is
+ * time without a sample, so each sample sits at the sum of the weights before
+ * it, from startValue (the start of the run). Samples with the same stack
+ * share one array: treat them as read-only. */
+export interface SampledProfile {
+  type: 'sampled';
+  /** "Main Thread 0x9db2dc — proc (pid 83138)", plus " — run N" when the
+   * input holds several runs. */
+  name: string;
+  /** "nanoseconds" for time profiles, "none" for cycle, event and sample counts. */
+  unit: ValueUnit;
+  startValue: number;
+  endValue: number;
+  /** Frame indices into shared.frames, root first. */
+  samples: number[][];
+  weights: number[];
+}
+
+/** The bytes of an `xctrace export` (XML, or gzip-compressed XML). */
+export type TraceInput =
+  | Uint8Array
+  | ArrayBuffer
+  | ArrayBufferView
+  | Blob
+  | ReadableStream<Uint8Array>
+  | AsyncIterable<Uint8Array>;
+
+export interface ImportProgress {
+  stage: 'reading' | 'detecting' | 'parsing' | 'building' | 'done';
+  bytesRead: number;
+  /** Known for byte arrays and Blobs, not for streams. */
+  bytesTotal?: number;
+  /** Samples decoded so far. */
+  samples: number;
+}
+
+/** Upper bounds on what one import may consume; each defaults generously. */
+export interface ImportLimits {
+  /** Bytes of decompressed data (default 16 GiB). */
+  maxDecompressedBytes?: number;
+  /** Distinct id="N" values in one XML <node> (default 100 000 000). */
+  maxXmlIds?: number;
+  /** Bytes of text in one XML element (default 64 MiB). */
+  maxXmlTextBytes?: number;
+  /** Frames in one backtrace (default 16 384). */
+  maxFramesPerStack?: number;
+}
+
+export interface ImportOptions {
+  /** Import only this run (1-based, as in the export's xpath). */
+  run?: number;
+  onProgress?: (progress: ImportProgress) => void;
+  /** Aborting rejects the import with the signal's reason (an AbortError by default). */
+  signal?: AbortSignal;
+  /** The name written to the output; defaults to a File's name. */
+  name?: string;
+  limits?: ImportLimits;
+  /** Where the .wasm is served; defaults to beside the package's JS files. */
+  wasmURL?: string | URL;
+  /** The .wasm's bytes, when they are at hand already. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+}
+
+export type ImportErrorCode =
+  | 'INVALID_ARGUMENT'
+  | 'EMPTY_INPUT'
+  | 'UNKNOWN_FORMAT'
+  | 'TRUNCATED'
+  | 'LIMIT_EXCEEDED'
+  | 'BAD_SAMPLE'
+  | 'GZIP_CORRUPT'
+  | 'GZIP_TRUNCATED'
+  | 'XML_SYNTAX'
+  | 'XML_FORBIDDEN'
+  | 'XML_NOT_XCTRACE'
+  | 'XML_TABLE_OF_CONTENTS'
+  | 'XML_NO_SAMPLE_TABLE'
+  | 'XML_NO_SAMPLES'
+  | 'XML_DANGLING_REF'
+  | 'XML_DUPLICATE_ID'
+  | 'XML_REF_MISMATCH'
+  | 'XML_BAD_VALUE'
+  | 'XML_BAD_STRUCTURE'
+  | 'RUN_NOT_FOUND';
+
+/**
+ * Why an import failed, and where.
+ * @example
+ * try {
+ *   await importTrace(bytes);
+ * } catch (error) {
+ *   if (error instanceof ImportError) console.error(`${error.code}: ${error.message} (${error.location})`);
+ * }
+ */
+export declare class ImportError extends Error {
+  readonly name: 'ImportError';
+  readonly code: ImportErrorCode;
+  /** Where inside the input, e.g. "trace-query-result/node[1]/row[15]/backtrace"; "" if unknown. */
+  readonly path: string;
+  /** Byte offset in the (decompressed) input, or null. */
+  readonly offset: number | null;
+  /** XML line, or null. */
+  readonly line: number | null;
+  /** path, line and offset as one readable string ("" when none is known). */
+  readonly location: string;
+}
+
+export interface ProfileSummary {
+  name: string;
+  unit: ValueUnit;
+  startValue: number;
+  endValue: number;
+  /** "Main Thread 0x9db2dc" */
+  threadName: string;
+  tid: number;
+  processName: string;
+  /** null when the input names no process. */
+  pid: number | null;
+  run: number;
+  /** The table the samples came from, e.g. "time-profile". */
+  table: string;
+  /** Samples recorded (idle gaps excluded). */
+  sampleCount: number;
+  sampleWeight: number;
+}
+
+export interface TableSummary {
+  run: number;
+  schema: string;
+  rows: number;
+  /** Whether the table holds CPU samples (and was imported). */
+  cpuSamples: boolean;
+}
+
+export interface TraceSummary {
+  name: string;
+  exporter: string;
+  activeProfileIndex: number;
+  /** One per profile of the file, in the same order. */
+  profiles: ProfileSummary[];
+  /** Every table in the input, imported or not. */
+  tables: TableSummary[];
+  warnings: { code: string; message: string }[];
+}
+
+/**
+ * Converts an Instruments recording to a speedscope file.
+ * @example
+ * import { importTrace } from 'instrumentscope';
+ * const file = await importTrace(await fetch('/profile.xml.gz').then((r) => r.blob()), {
+ *   onProgress: ({ stage, bytesRead }) => console.log(stage, bytesRead),
+ * });
+ * console.log(file.profiles[file.activeProfileIndex ?? 0].name);
+ */
+export function importTrace(input: TraceInput, options?: ImportOptions): Promise<SpeedscopeFile>;
+
+/**
+ * Like importTrace, with a summary of what the input holds: tables, runs,
+ * processes and threads with their sample counts.
+ * @example
+ * const { file, summary } = await importTraceWithSummary(bytes);
+ * for (const profile of summary.profiles) console.log(profile.threadName, profile.sampleCount);
+ */
+export function importTraceWithSummary(
+  input: TraceInput,
+  options?: ImportOptions,
+): Promise<{ file: SpeedscopeFile; summary: TraceSummary }>;
+
+/**
+ * The speedscope file as JSON text, in pieces, so that files larger than one
+ * string can hold can still be written.
+ * @example
+ * const blob = new Blob([...serializeSpeedscope(file)], { type: 'application/json' });
+ */
+export function serializeSpeedscope(file: SpeedscopeFile): Iterable<string>;
