@@ -11,6 +11,9 @@ namespace instrumentscope {
 struct Limits {
   // Bytes produced by decompression (a gzip bomb stops here).
   uint64_t max_decompressed_bytes = uint64_t{16} << 30;
+  // Nesting of XML elements (xctrace's go eight deep; libxml2's push parser
+  // enforces no depth of its own).
+  uint32_t max_xml_depth = 256;
   // Distinct id="N" values kept per XML <node>.
   uint64_t max_xml_ids = 100'000'000;
   // Characters of text inside one XML element.

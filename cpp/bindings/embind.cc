@@ -8,6 +8,7 @@
 #include <emscripten/val.h>
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -64,14 +65,17 @@ Status ReadOptions(const std::string& text, ImportOptions* options) {
     const nlohmann::json& limits = json["limits"];
     auto read = [&limits](const char* key, auto* field) -> Status {
       if (!limits.contains(key)) return OkStatus();
-      if (!limits[key].is_number_unsigned() || limits[key].get<uint64_t>() == 0) {
+      using Field = std::remove_pointer_t<decltype(field)>;
+      if (!limits[key].is_number_unsigned() || limits[key].get<uint64_t>() == 0 ||
+          limits[key].get<uint64_t>() > std::numeric_limits<Field>::max()) {
         return Status(ErrorCode::kInvalidArgument,
                       std::string("options.limits.") + key + " must be a positive integer");
       }
-      *field = limits[key].get<std::remove_pointer_t<decltype(field)>>();
+      *field = limits[key].get<Field>();
       return OkStatus();
     };
     RETURN_IF_ERROR(read("maxDecompressedBytes", &options->limits.max_decompressed_bytes));
+    RETURN_IF_ERROR(read("maxXmlDepth", &options->limits.max_xml_depth));
     RETURN_IF_ERROR(read("maxXmlIds", &options->limits.max_xml_ids));
     RETURN_IF_ERROR(read("maxXmlTextBytes", &options->limits.max_xml_text_bytes));
     RETURN_IF_ERROR(read("maxFramesPerStack", &options->limits.max_frames_per_stack));
@@ -95,7 +99,8 @@ val BeginImport(const std::string& options_json) {
 // Feeds `size` bytes at wasm address `address`. Returns null or {error}.
 val FeedImport(int session, uintptr_t address, size_t size) {
   auto entry = Sessions().find(session);
-  if (entry == Sessions().end()) return InvalidArgument("no import session " + std::to_string(session));
+  if (entry == Sessions().end())
+    return InvalidArgument("no import session " + std::to_string(session));
   Status status = entry->second->Feed(ByteSpan(reinterpret_cast<const uint8_t*>(address), size));
   return status.ok() ? val::null() : ErrorValue(status);
 }
@@ -119,7 +124,8 @@ val ImportProgressOf(int session) {
 // hold stack ids (0xFFFFFFFF: no stack) and summary is JSON with the frames.
 val FinishImport(int session) {
   auto entry = Sessions().find(session);
-  if (entry == Sessions().end()) return InvalidArgument("no import session " + std::to_string(session));
+  if (entry == Sessions().end())
+    return InvalidArgument("no import session " + std::to_string(session));
   std::unique_ptr<Import> import = std::move(entry->second);
   Sessions().erase(entry);
   Result<ProfileGroup> group = import->Finish();
@@ -148,9 +154,13 @@ val FinishImport(int session) {
   return result;
 }
 
-void CancelImport(int session) { Sessions().erase(session); }
+void CancelImport(int session) {
+  Sessions().erase(session);
+}
 
-std::string VersionString() { return Version(); }
+std::string VersionString() {
+  return Version();
+}
 
 }  // namespace
 }  // namespace instrumentscope

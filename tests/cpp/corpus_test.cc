@@ -1,7 +1,6 @@
 // The importer against real exports and what other tools say about them.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -19,7 +18,8 @@ using testing::CorpusDir;
 using testing::CorpusFileOrSkip;
 using testing::ReadFile;
 
-constexpr const char* kJmh = "openjdk__jmh/jmh-core/src/test/resources/org.openjdk.jmh.profile.xctrace/";
+constexpr const char* kJmh =
+    "openjdk__jmh/jmh-core/src/test/resources/org.openjdk.jmh.profile.xctrace/";
 constexpr const char* kXctraceprof = "fzhinkin__xctraceprof/profiler/src/test/resources/";
 
 // One exported row: sample time, weight, leaf symbol ("" for no backtrace).
@@ -71,9 +71,9 @@ std::vector<Row> ImportRows(const std::string& path) {
 
 TEST_CASE("Every exported row's time, weight and leaf symbol agree with xctraceprof's oracle") {
   for (const char* dir : {kJmh, kXctraceprof}) {
-    for (const char* name : {"time-profile", "time-profile.xcode12.5", "time-profile.xcode26.4.1",
-                             "cpu-profile", "cpu-profile.xcode26.4.1", "counters-profile",
-                             "counters-time-profile"}) {
+    for (const char* name :
+         {"time-profile", "time-profile.xcode12.5", "time-profile.xcode26.4.1", "cpu-profile",
+          "cpu-profile.xcode26.4.1", "counters-profile", "counters-time-profile"}) {
       std::string base = std::string(dir) + name;
       auto csv = CorpusFileOrSkip(base + ".csv");
       if (!csv) return;

@@ -2,10 +2,8 @@
 // must give exactly the stored speedscope JSON and folded stacks. With
 // INSTRUMENTSCOPE_UPDATE_GOLDEN=1 (npm run golden) the files are rewritten.
 #include <catch2/catch.hpp>
-
-#include <nlohmann/json.hpp>
-
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "speedscope/folded_stacks.h"
@@ -25,7 +23,8 @@ std::string ReadText(const std::string& path) {
 }
 
 TEST_CASE("Golden outputs") {
-  nlohmann::json manifest = nlohmann::json::parse(ReadText(SourcePath("tests/golden/manifest.json")));
+  nlohmann::json manifest =
+      nlohmann::json::parse(ReadText(SourcePath("tests/golden/manifest.json")));
   bool update = std::getenv("INSTRUMENTSCOPE_UPDATE_GOLDEN") != nullptr;
   for (const nlohmann::json& entry : manifest["cases"]) {
     std::string name = entry["name"];
@@ -44,7 +43,8 @@ TEST_CASE("Golden outputs") {
       speedscope::WriteJson(*group, json);
       std::string stacks = speedscope::FoldedStacks(*group);
 
-      std::string base = SourcePath("tests/golden/" + entry["format"].get<std::string>() + "/" + name);
+      std::string base =
+          SourcePath("tests/golden/" + entry["format"].get<std::string>() + "/" + name);
       if (update) {
         testing::WriteFile(base + ".speedscope.json", json.str());
         testing::WriteFile(base + ".stacks.txt", stacks);

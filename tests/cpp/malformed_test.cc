@@ -2,7 +2,6 @@
 // expected error: code, and where the manifest gives them, path, line, offset
 // and a message fragment.
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
 
 #include "test_support.h"

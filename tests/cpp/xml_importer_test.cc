@@ -327,7 +327,7 @@ TEST_CASE("Malformed and truncated XML fails with libxml2's reason and the line"
 
   std::string deep = "<?xml version=\"1.0\"?><trace-query-result>";
   for (int i = 0; i < 200000; ++i) deep += "<a>";
-  CHECK(ImportError(deep).code() == ErrorCode::kXmlSyntax);
+  CHECK(ImportError(deep).code() == ErrorCode::kLimitExceeded);
 }
 
 }  // namespace

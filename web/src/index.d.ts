@@ -66,6 +66,8 @@ export interface ImportProgress {
 export interface ImportLimits {
   /** Bytes of decompressed data (default 16 GiB). */
   maxDecompressedBytes?: number;
+  /** Nesting depth of XML elements (default 256). */
+  maxXmlDepth?: number;
   /** Distinct id="N" values in one XML <node> (default 100 000 000). */
   maxXmlIds?: number;
   /** Bytes of text in one XML element (default 64 MiB). */

@@ -436,8 +436,15 @@ void XmlImporter::Fail(Status status) {
 }
 
 std::string XmlImporter::CurrentPath() const {
+  // Deep paths keep their first and last elements.
+  static constexpr size_t kShown = 8;
   std::string path;
-  for (const OpenElement& open : stack_) {
+  for (size_t i = 0; i < stack_.size(); ++i) {
+    if (stack_.size() > 2 * kShown && i == kShown) {
+      path += "/…(" + std::to_string(stack_.size() - 2 * kShown) + " more)…";
+      i = stack_.size() - kShown;
+    }
+    const OpenElement& open = stack_[i];
     if (!path.empty()) path += '/';
     path += AsView(open.name);
     if (open.element == Element::kNode || open.element == Element::kRow) {
@@ -508,6 +515,12 @@ void XmlImporter::StartElement(const xmlChar* localname, int attribute_count,
   if (!stack_.empty()) stack_.back().has_child = true;
   text_.clear();
   size_t depth = stack_.size();
+  if (depth >= options_.limits.max_xml_depth) {
+    Fail(Status(ErrorCode::kLimitExceeded, "XML elements nest deeper than " +
+                                               std::to_string(options_.limits.max_xml_depth) +
+                                               " levels (limits.maxXmlDepth)"));
+    return;
+  }
   OpenElement pushed;
   pushed.name = localname;
   pushed.element = element;
