@@ -285,6 +285,8 @@ TEST_CASE("Errors name the place in the export") {
   CHECK(ImportError(Export(Node(1, kTimeProfileSchema, FirstRow("0", kMainStack) + extra_cell)))
             .code() == ErrorCode::kXmlBadStructure);
   CHECK(ImportError(Export("<node><row/></node>")).code() == ErrorCode::kXmlBadStructure);
+  CHECK(ImportError(Export(Node(1, kTimeProfileSchema, kTimeProfileSchema))).code() ==
+        ErrorCode::kXmlBadStructure);
   CHECK(ImportError(Export(Node(1, kTimeProfileSchema, "<row><thread fmt=\"T\"/></row>"))).code() ==
         ErrorCode::kXmlBadValue);
   std::string nested_frame = "<backtrace><frame name=\"a\"><frame name=\"b\"/></frame></backtrace>";

@@ -57,8 +57,10 @@ export async function runImport(core, chunks, options) {
   const { session } = throwIfError(core.beginImport(JSON.stringify(request)));
   const iterator = chunks[Symbol.asyncIterator]();
   // Rejects on abort, so that a stalled input cannot hold the import open.
+  let onAbort;
   const aborted = signal && new Promise((_, reject) => {
-    signal.addEventListener('abort', () => reject(abortError(signal)), { once: true });
+    onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
   });
   aborted?.catch(() => {});
   let buffer = 0;
@@ -98,6 +100,7 @@ export async function runImport(core, chunks, options) {
   } finally {
     core._free(buffer);
     core.cancelImport(session);  // no-op once finished
+    if (onAbort) signal.removeEventListener('abort', onAbort);
     // Not awaited: a stalled source finishes its cleanup when it resumes.
     iterator.return?.()?.catch?.(() => {});
   }

@@ -4,7 +4,7 @@
 // options.wasmURL) and, through ./node.js, in Node.
 
 import { loadCore, runImport } from './core.js';
-import { ImportError } from './errors.js';
+import { ImportError, abortError } from './errors.js';
 import { toChunks } from './input.js';
 import { speedscopeJsonPieces, toSpeedscope } from './speedscope.js';
 
@@ -23,7 +23,7 @@ function validate(options) {
 /** See index.d.ts. */
 export async function importTraceWithSummary(input, options = {}) {
   validate(options);
-  if (options.signal?.aborted) throw options.signal.reason ?? new DOMException('Aborted', 'AbortError');
+  if (options.signal?.aborted) throw abortError(options.signal);
   const { chunks, size, name } = toChunks(input);
   const core = await loadCore(options);
   const result = await runImport(core, chunks, {

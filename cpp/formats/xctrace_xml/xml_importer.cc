@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
-#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -15,7 +14,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "base/checked_math.h"
 #include "formats/xctrace_xml/id_table.h"
 #include "formats/xctrace_xml/labels.h"
 #include "formats/xctrace_xml/table_schema.h"
@@ -553,6 +551,10 @@ void XmlImporter::StartElement(const xmlChar* localname, int attribute_count,
   }
   if (depth == 2 && stack_[1].element == Element::kNode) {
     if (element == Element::kSchema) {
+      if (schema_seen_) {
+        Fail(Status(ErrorCode::kXmlBadStructure, "a <node> has a second <schema>"));
+        return;
+      }
       for (int i = 0; i < attribute_count; ++i) {
         const xmlChar** attribute = attributes + i * 5;
         if (AsView(attribute[0]) == "name")
