@@ -18,6 +18,9 @@ struct Limits {
   uint64_t max_xml_ids = 100'000'000;
   // Characters of text inside one XML element.
   uint64_t max_xml_text_bytes = 64ull << 20;
+  // Samples in one import: 50 million is about fourteen hours of one thread
+  // sampled at 1 kHz, and keeps the result well inside wasm's 4 GB.
+  uint64_t max_samples = 50'000'000;
   // Frames in one backtrace.
   uint32_t max_frames_per_stack = 16384;
 };

@@ -79,6 +79,7 @@ Status ReadOptions(const std::string& text, ImportOptions* options) {
     RETURN_IF_ERROR(read("maxXmlIds", &options->limits.max_xml_ids));
     RETURN_IF_ERROR(read("maxXmlTextBytes", &options->limits.max_xml_text_bytes));
     RETURN_IF_ERROR(read("maxFramesPerStack", &options->limits.max_frames_per_stack));
+    RETURN_IF_ERROR(read("maxSamples", &options->limits.max_samples));
   }
   return OkStatus();
 }

@@ -74,6 +74,7 @@ Status GzipDecoder::Feed(ByteSpan compressed) {
       inflateReset(&stream_);
       state_ = State::kInMember;
       member_start_ = compressed_offset_;
+      member_looks_gzip_ = compressed[position] == kGzipMagic0;
       member_output_ = 0;
     }
     if (position == compressed.size() && !output_full) break;
@@ -127,7 +128,7 @@ Status GzipDecoder::TrailingBytesError() const {
 }
 
 Status GzipDecoder::Finish() {
-  if (InTrailingBytes()) return TrailingBytesError();
+  if (InTrailingBytes() && !member_looks_gzip_) return TrailingBytesError();
   if (!initialized_ || state_ == State::kInMember) {
     return Error(ErrorCode::kGzipTruncated,
                  "the gzip stream ends before its last member is complete");

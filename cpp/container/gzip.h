@@ -52,9 +52,10 @@ class GzipDecoder {
   State state_ = State::kInMember;
   uint64_t compressed_offset_ = 0;
   uint64_t decompressed_total_ = 0;
-  uint64_t members_ = 0;        // members completed
-  uint64_t member_start_ = 0;   // offset of the current member
-  uint64_t member_output_ = 0;  // bytes the current member produced
+  uint64_t members_ = 0;           // members completed
+  uint64_t member_start_ = 0;      // offset of the current member
+  uint64_t member_output_ = 0;     // bytes the current member produced
+  bool member_looks_gzip_ = true;  // the current member starts like one
   std::vector<uint8_t> output_;
 };
 

@@ -27,7 +27,8 @@ const char* ImportStageName(ImportStage stage) {
   return "unknown";
 }
 
-Import::Import(ImportOptions options) : options_(std::move(options)) {}
+Import::Import(ImportOptions options)
+    : options_(std::move(options)), builder_(options_.limits.max_samples) {}
 
 Import::~Import() = default;
 

@@ -102,6 +102,10 @@ Status ProfileBuilder::AddSample(ThreadId thread_id, int64_t time, int64_t weigh
                                              " with weight " + std::to_string(weight) +
                                              " is negative or overflows");
   }
+  if (total_samples_ >= max_samples_) {
+    return Status(ErrorCode::kLimitExceeded,
+                  "more than " + std::to_string(max_samples_) + " samples (limits.maxSamples)");
+  }
   Thread& thread = threads_[thread_id];
   if (!thread.samples.empty() && time < thread.samples.back().time) thread.sorted = false;
   thread.samples.push_back(RawSample{time, weight, stack});
@@ -117,8 +121,6 @@ Status ProfileBuilder::FillProfile(const Thread& thread, int64_t timeline_end,
                                    Profile* profile) const {
   const Timeline& timeline = timelines_[thread.timeline];
   profile->unit = timeline.unit;
-  profile->samples.reserve(thread.samples.size() * 2 + 1);
-  profile->weights.reserve(thread.samples.size() * 2 + 1);
   auto overflow = [] { return Status(ErrorCode::kBadSample, "sample weights add up past 2^63"); };
 
   // Sampled profiles carry no timestamps: a sample's place on the time axis is
@@ -126,6 +128,19 @@ Status ProfileBuilder::FillProfile(const Thread& thread, int64_t timeline_end,
   // time-ordered view shows each sample where it happened, on an axis that
   // starts at the run's start and is shared by every thread of the timeline.
   bool fill_gaps = timeline.unit == ValueUnit::kNanoseconds;
+  size_t gaps = 0;
+  if (fill_gaps) {  // a dry run of the loop below, to allocate exactly once
+    int64_t end = 0;
+    for (const RawSample& sample : thread.samples) {
+      if (sample.time > end) ++gaps;
+      auto next = CheckedAdd(std::max(end, sample.time), sample.weight);
+      if (!next) return overflow();
+      end = *next;
+    }
+    if (timeline_end > end) ++gaps;
+  }
+  profile->samples.reserve(thread.samples.size() + gaps);
+  profile->weights.reserve(thread.samples.size() + gaps);
   int64_t cursor = 0;
   for (const RawSample& sample : thread.samples) {
     if (fill_gaps && sample.time > cursor) {

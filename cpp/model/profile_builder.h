@@ -34,6 +34,8 @@ struct ThreadDesc {
 
 class ProfileBuilder {
  public:
+  explicit ProfileBuilder(uint64_t max_samples = UINT64_MAX) : max_samples_(max_samples) {}
+
   using TimelineId = uint32_t;
   using ThreadId = uint32_t;
 
@@ -115,6 +117,7 @@ class ProfileBuilder {
   std::vector<TableSummary> tables_;
   std::vector<Warning> warnings_;
   uint64_t total_samples_ = 0;
+  uint64_t max_samples_;
 };
 
 }  // namespace instrumentscope

@@ -7,6 +7,23 @@
 #include "speedscope/file_format.h"
 
 namespace instrumentscope::speedscope {
+namespace {
+
+// Keeps one stack per line: separators and line breaks inside names are escaped.
+void AppendName(const std::string& name, std::string* line) {
+  for (char c : name) {
+    if (c == ';' || c == '\\') {
+      *line += '\\';
+      *line += c;
+    } else if (c == '\n' || c == '\r') {
+      *line += c == '\n' ? "\\n" : "\\r";
+    } else {
+      *line += c;
+    }
+  }
+}
+
+}  // namespace
 
 std::string FoldedStacks(const ProfileGroup& group) {
   std::string text;
@@ -29,7 +46,7 @@ std::string FoldedStacks(const ProfileGroup& group) {
       }
       std::string line;
       for (size_t f = leaf_to_root.size(); f-- > 0;) {
-        line += group.frames[leaf_to_root[f]].name;
+        AppendName(group.frames[leaf_to_root[f]].name, &line);
         if (f) line += ';';
       }
       weight_by_line[line] += weight;  // distinct frames can share a name

@@ -88,6 +88,13 @@ TEST_CASE("gzip refuses truncated, damaged and oversized streams") {
   CHECK(bomb.status().message().find("maxDecompressedBytes") != std::string::npos);
 }
 
+TEST_CASE("A cut-short later member is truncation, not garbage") {
+  std::vector<uint8_t> compressed = Gzip(Text(1000));
+  std::vector<uint8_t> second = Gzip(Text(2000));
+  compressed.insert(compressed.end(), second.begin(), second.begin() + 5);
+  CHECK(Inflate(compressed, 4096).status().code() == ErrorCode::kGzipTruncated);
+}
+
 TEST_CASE("gzip header checks name the damaged byte") {
   std::vector<uint8_t> compressed = Gzip(Text(100));
   CHECK(LooksLikeGzip(ByteSpan(compressed.data(), compressed.size())));

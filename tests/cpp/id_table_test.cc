@@ -6,15 +6,23 @@ namespace instrumentscope::xctrace_xml {
 namespace {
 
 Value Number(int64_t number) {
-  Value value{ValueClass::kNumber};
+  Value value;
+  value.value_class = ValueClass::kNumber;
   value.number = number;
+  return value;
+}
+
+Value Frame(uint32_t index) {
+  Value value;
+  value.value_class = ValueClass::kFrame;
+  value.index = index;
   return value;
 }
 
 TEST_CASE("Ids resolve to their values, dense or sparse") {
   IdTable ids;
   CHECK(ids.Define(1, Number(10)));
-  CHECK(ids.Define(2, Value{ValueClass::kFrame, 7}));
+  CHECK(ids.Define(2, Frame(7)));
   CHECK(ids.Define(1ull << 40, Number(99)));  // far outside xctrace's numbering
   CHECK(ids.Find(1).number == 10);
   CHECK(ids.Find(2).value_class == ValueClass::kFrame);

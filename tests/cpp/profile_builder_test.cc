@@ -143,6 +143,17 @@ TEST_CASE("Names carry the run and table only when they are needed to tell profi
   CHECK(group->active_profile_index == 2);
 }
 
+TEST_CASE("The sample limit holds") {
+  ProfileBuilder builder(/*max_samples=*/2);
+  auto timeline = builder.AddTimeline(1, "time-profile", ValueUnit::kNanoseconds);
+  auto thread = builder.InternThread(timeline, {"T 0x1", 1, "", -1});
+  CHECK(builder.AddSample(thread, 0, 1, kEmptyStack).ok());
+  CHECK(builder.AddSample(thread, 1, 1, kEmptyStack).ok());
+  Status third = builder.AddSample(thread, 2, 1, kEmptyStack);
+  CHECK(third.code() == ErrorCode::kLimitExceeded);
+  CHECK(third.message().find("maxSamples") != std::string::npos);
+}
+
 TEST_CASE("Negative and overflowing samples are refused") {
   Fixture f;
   auto timeline = f.builder.AddTimeline(1, "time-profile", ValueUnit::kNanoseconds);

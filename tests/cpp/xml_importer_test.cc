@@ -135,6 +135,30 @@ TEST_CASE("Ids are scoped to their node, and nodes of several runs are kept apar
   CHECK(dangling.status().path() == "trace-query-result/node[2]/row[1]/thread");
 }
 
+TEST_CASE("A frame without a name is named by its address") {
+  std::string stack =
+      "<backtrace id=\"20\"><frame id=\"21\" addr=\"0x100000000000abcdef\"/><frame id=\"22\"/>"
+      "</backtrace>";
+  auto group = ImportText(Export(Node(1, kTimeProfileSchema, FirstRow("0", stack))));
+  REQUIRE(group.ok());
+  CHECK(StackText(*group, group->profiles[0].samples[0]) == "<unknown>;0x100000000000abcdef");
+}
+
+TEST_CASE("Elements named like schema parts inside rows are only cells") {
+  std::string schema = kTimeProfileSchema;
+  schema.replace(schema.find("<col><mnemonic>thread"), 0,
+                 "<col><mnemonic>misc</mnemonic><engineering-type>col</engineering-type></col>");
+  std::string row =
+      "<row><sample-time>0</sample-time><col><thread id=\"70\" fmt=\"W 0x9\"><tid>9</tid>"
+      "<mnemonic>weight</mnemonic></thread></col><thread id=\"2\" fmt=\"T 0x1\"><tid>1</tid>"
+      "</thread><sentinel/><weight>5</weight><backtrace><frame name=\"f\"/></backtrace></row>";
+  auto group = ImportText(Export(Node(1, schema, row)));
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+  CHECK(group->profiles[0].name == "T 0x1");
+  CHECK(group->profiles[0].weights == std::vector<int64_t>{5});
+}
+
 TEST_CASE("Escaped characters in names arrive decoded") {
   std::string stack =
       "<backtrace id=\"20\"><frame id=\"21\" name=\"operator&amp;&amp;(A&#38;, B&lt;C&gt;)\" "
@@ -269,7 +293,16 @@ TEST_CASE("Errors name the place in the export") {
   std::string mismatch = FirstRow("0", kMainStack) + Row("1", "<backtrace ref=\"22\"/>");
   status = ImportError(Export(Node(1, kTimeProfileSchema, mismatch)));
   CHECK(status.code() == ErrorCode::kXmlRefMismatch);
-  CHECK(status.message() == "<backtrace ref=\"22\"/> names a <binary>, not a backtrace");
+  CHECK(status.message() == "<backtrace ref=\"22\"/> names a <binary>, not a <backtrace>");
+  // Any kind: a <sample-time ref> may only name a <sample-time>.
+  std::string other_kind =
+      FirstRow("0", kMainStack) + "<row><sample-time ref=\"9\"/><thread ref=\"2\"/></row>";
+  CHECK(ImportError(Export(Node(1, kTimeProfileSchema, other_kind))).code() ==
+        ErrorCode::kXmlRefMismatch);
+  std::string ref_with_content =
+      FirstRow("0", kMainStack) + Row("1", "<backtrace ref=\"20\"><frame ref=\"21\"/></backtrace>");
+  CHECK(ImportError(Export(Node(1, kTimeProfileSchema, ref_with_content))).code() ==
+        ErrorCode::kXmlBadStructure);
 
   std::string duplicate =
       FirstRow("0", kMainStack) + "<row><sample-time id=\"1\">5</sample-time></row>";
@@ -330,6 +363,11 @@ TEST_CASE("Malformed and truncated XML fails with libxml2's reason and the line"
   std::string deep = "<?xml version=\"1.0\"?><trace-query-result>";
   for (int i = 0; i < 200000; ++i) deep += "<a>";
   CHECK(ImportError(deep).code() == ErrorCode::kLimitExceeded);
+  // Also inside the rows of a table that is not read.
+  std::string skipped =
+      "<?xml version=\"1.0\"?><trace-query-result><node><schema name=\"x\"/><row>";
+  for (int i = 0; i < 300; ++i) skipped += "<a>";
+  CHECK(ImportError(skipped).code() == ErrorCode::kLimitExceeded);
 }
 
 }  // namespace

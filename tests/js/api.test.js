@@ -77,6 +77,13 @@ test('an AbortSignal cancels before and during an import', async () => {
     { name: 'AbortError' },
   );
 
+  // Aborted while the core loads, with a source that never yields.
+  const early = new AbortController();
+  const never = (async function* () { await new Promise(() => {}); })();
+  const pending = importTrace(never, { signal: early.signal });
+  early.abort();
+  await assert.rejects(pending, { name: 'AbortError' });
+
   // A source that stalls after its first chunk: the abort still ends the import.
   const stalled = new AbortController();
   const reason = new Error('user cancelled');
@@ -145,4 +152,26 @@ test('the summary lists tables, threads and sample counts', { skip: CORPUS_SKIP 
   assert.equal(busiest.processName, 'java');
   assert.equal(file.activeProfileIndex, summary.activeProfileIndex);
   assert.equal(summary.frames, undefined, 'frames live in file.shared only');
+});
+
+test('a core that stops (out of wasm memory) gives an ImportError, not a raw RuntimeError', async () => {
+  const { runImport } = await import('../../web/src/core.js');
+  const stopped = {
+    HEAPU8: new Uint8Array(1024),
+    beginImport: () => ({ session: 1 }),
+    importProgress: () => ({ stage: 'parsing', bytesRead: 0, samples: 0 }),
+    _malloc: () => 8,
+    _free: () => {},
+    cancelImport: () => {},
+    feedImport: () => {
+      throw new WebAssembly.RuntimeError('Aborted()');
+    },
+  };
+  const chunks = (async function* () { yield new Uint8Array(16); })();
+  await assert.rejects(runImport(stopped, chunks, {}), (error) => {
+    assert.ok(error instanceof ImportError);
+    assert.equal(error.code, 'LIMIT_EXCEEDED');
+    assert.match(error.message, /Aborted\(\).*4 GB/);
+    return true;
+  });
 });

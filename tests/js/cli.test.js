@@ -59,6 +59,13 @@ test('bad input: a non-zero exit and a one-line reason', async () => {
   assert.match(missing.stderr, /no-such-file\.xml: no such file\n$/);
 });
 
+test('a reader that stops early is no error', { skip: CORPUS_SKIP }, async () => {
+  const { stdout, stderr } = await promisify(execFile)('sh', ['-c',
+    `node ${CLI} ${corpusFile(`${JMH}/counters-time-profile.xml`)} | head -c 10; echo " exit=$?"`]);
+  assert.equal(stdout, '{"$schema" exit=0\n');
+  assert.equal(stderr, '');
+});
+
 test('usage errors exit with 2; --help and --version answer', async () => {
   assert.equal((await run()).code, 2);
   assert.equal((await run('--frobnicate', 'x')).code, 2);

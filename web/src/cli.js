@@ -96,6 +96,12 @@ function formatList(summary) {
   return lines.join('\n') + '\n';
 }
 
+// A reader that stops early (`instrumentscope x.xml | head`) is not an error.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  fail(`cannot write the output: ${error.message}`);
+});
+
 async function writePieces(pieces, path) {
   if (!path) {
     for (const piece of pieces) {

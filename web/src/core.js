@@ -8,7 +8,8 @@ import { ImportError, abortError } from './errors.js';
 const DEFAULT_WASM_URL = new URL('../dist/instrumentscope-core.wasm', import.meta.url);
 
 let defaultWasmBinary = null;
-const cores = new Map();
+const cores = new Map();  // wasm location → Promise of the module
+const coreKeys = new WeakMap();  // module → its location, to forget a broken one
 
 /** Lets an environment (Node) supply the .wasm bytes when no option names them. */
 export function setDefaultWasmBinary(loader) {
@@ -26,11 +27,15 @@ export function loadCore(options = {}) {
   const key = options.wasmURL ? String(options.wasmURL) : '';
   if (!cores.has(key)) {
     const promise = (async () => {
+      let core;
       if (!options.wasmURL && defaultWasmBinary) {
-        return createInstrumentscopeCore({ wasmBinary: await defaultWasmBinary() });
+        core = await createInstrumentscopeCore({ wasmBinary: await defaultWasmBinary() });
+      } else {
+        const url = String(options.wasmURL ?? DEFAULT_WASM_URL);
+        core = await createInstrumentscopeCore({ locateFile: () => url });
       }
-      const url = String(options.wasmURL ?? DEFAULT_WASM_URL);
-      return createInstrumentscopeCore({ locateFile: () => url });
+      coreKeys.set(core, key);
+      return core;
     })();
     promise.catch(() => cores.delete(key));  // a failed load may be retried
     cores.set(key, promise);
@@ -41,6 +46,23 @@ export function loadCore(options = {}) {
 function throwIfError(result) {
   if (result && result.error) throw new ImportError(result.error);
   return result;
+}
+
+// A call into the core. The core reports every input problem as a value; it
+// throws only when WebAssembly itself gives up, in practice by running out of
+// its 4 GB. Such a module is forgotten, so the next import starts afresh.
+function call(core, method, ...args) {
+  try {
+    return throwIfError(core[method](...args));
+  } catch (error) {
+    if (error instanceof ImportError) throw error;
+    if (coreKeys.has(core)) cores.delete(coreKeys.get(core));
+    throw new ImportError({
+      code: 'LIMIT_EXCEEDED',
+      message: `the WebAssembly core stopped (${error?.message ?? error}), most likely out of ` +
+        'memory: WebAssembly has at most 4 GB; try options.run or options.limits.maxSamples',
+    });
+  }
 }
 
 /**
@@ -54,19 +76,20 @@ export async function runImport(core, chunks, options) {
   const { signal, onProgress } = options;
   const request = { name: options.name ?? '', run: options.run ?? null };
   if (options.limits) request.limits = options.limits;
-  const { session } = throwIfError(core.beginImport(JSON.stringify(request)));
+  const { session } = call(core, 'beginImport', JSON.stringify(request));
   const iterator = chunks[Symbol.asyncIterator]();
   // Rejects on abort, so that a stalled input cannot hold the import open.
   let onAbort;
   const aborted = signal && new Promise((_, reject) => {
     onAbort = () => reject(abortError(signal));
     signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) onAbort();  // aborted while the core was loading
   });
   aborted?.catch(() => {});
   let buffer = 0;
   let capacity = 0;
   try {
-    const report = (stage, progress = core.importProgress(session)) => {
+    const report = (stage, progress = call(core, 'importProgress', session)) => {
       if (!onProgress) return;
       onProgress({
         stage: stage ?? progress.stage,
@@ -83,23 +106,30 @@ export async function runImport(core, chunks, options) {
       if (chunk.byteLength === 0) continue;
       if (chunk.byteLength > capacity) {
         core._free(buffer);
-        buffer = core._malloc(chunk.byteLength);
-        if (!buffer) throw new ImportError({ code: 'LIMIT_EXCEEDED', message: 'out of WebAssembly memory' });
+        capacity = 0;
+        buffer = call(core, '_malloc', chunk.byteLength);
+        if (!buffer) {
+          throw new ImportError({ code: 'LIMIT_EXCEEDED', message: 'out of WebAssembly memory (4 GB at most)' });
+        }
         capacity = chunk.byteLength;
       }
       // HEAPU8 is re-read after every call: memory growth replaces it.
       core.HEAPU8.set(chunk, buffer);
-      throwIfError(core.feedImport(session, buffer, chunk.byteLength));
+      call(core, 'feedImport', session, buffer, chunk.byteLength);
       report();
     }
     if (signal?.aborted) throw abortError(signal);
     report('building');
-    const result = throwIfError(core.finishImport(session));
+    const result = call(core, 'finishImport', session);
     report('done', result.progress);
     return result;
   } finally {
-    core._free(buffer);
-    core.cancelImport(session);  // no-op once finished
+    try {
+      core._free(buffer);
+      core.cancelImport(session);  // no-op once finished
+    } catch {
+      // A stopped core cannot free; it has been forgotten already.
+    }
     if (onAbort) signal.removeEventListener('abort', onAbort);
     // Not awaited: a stalled source finishes its cleanup when it resumes.
     iterator.return?.()?.catch?.(() => {});

@@ -74,6 +74,8 @@ export interface ImportLimits {
   maxXmlTextBytes?: number;
   /** Frames in one backtrace (default 16 384). */
   maxFramesPerStack?: number;
+  /** Samples in one import (default 50 000 000). */
+  maxSamples?: number;
 }
 
 export interface ImportOptions {

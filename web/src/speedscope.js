@@ -62,9 +62,13 @@ export function* speedscopeJsonPieces(file) {
   yield `{"$schema":${JSON.stringify(file.$schema)},"exporter":${JSON.stringify(file.exporter)},` +
     `"name":${JSON.stringify(file.name)},"activeProfileIndex":${file.activeProfileIndex},\n"shared":{"frames":[`;
   let piece = '';
-  file.shared.frames.forEach((frame, i) => {
-    piece += (i ? ',\n' : '\n') + JSON.stringify(frame);
-  });
+  for (let i = 0; i < file.shared.frames.length; i++) {
+    piece += (i ? ',\n' : '\n') + JSON.stringify(file.shared.frames[i]);
+    if (piece.length > PIECE) {
+      yield piece;
+      piece = '';
+    }
+  }
   yield piece;
   yield '\n]},\n"profiles":[';
   for (let p = 0; p < file.profiles.length; p++) {

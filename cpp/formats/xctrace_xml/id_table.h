@@ -29,8 +29,9 @@ const char* ValueClassName(ValueClass value_class);
 
 struct Value {
   ValueClass value_class = ValueClass::kUndefined;
-  uint32_t index = 0;  // into the importer's table for that class
-  int64_t number = 0;  // for kNumber
+  uint16_t element = 0;  // the importer's number for the defining element's name
+  uint32_t index = 0;    // into the importer's table for that class
+  int64_t number = 0;    // for kNumber
 };
 
 class IdTable {

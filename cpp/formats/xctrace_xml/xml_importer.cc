@@ -83,22 +83,11 @@ Element ElementFromName(std::string_view name) {
   return entry == elements.end() ? Element::kOther : entry->second;
 }
 
-// The value class a complete element of this kind produces; kUndefined for
-// kinds whose value is a number or nothing, decided by their content.
-ValueClass StructuredClass(Element element) {
-  switch (element) {
-    case Element::kThread: return ValueClass::kThread;
-    case Element::kProcess: return ValueClass::kProcess;
-    case Element::kFrame: return ValueClass::kFrame;
-    case Element::kBinary: return ValueClass::kBinary;
-    case Element::kSource: return ValueClass::kSource;
-    case Element::kPath: return ValueClass::kPath;
-    case Element::kBacktrace:
-    case Element::kTaggedBacktrace:
-    case Element::kKperfBt: return ValueClass::kStack;
-    case Element::kTextAddresses: return ValueClass::kAddresses;
-    default: return ValueClass::kUndefined;
-  }
+Value MakeValue(ValueClass value_class, uint32_t index) {
+  Value value;
+  value.value_class = value_class;
+  value.index = index;
+  return value;
 }
 
 std::string_view AsView(const xmlChar* text) {
@@ -150,6 +139,7 @@ std::string Plural(uint64_t count, const char* noun) {
 struct OpenElement {
   const xmlChar* name;  // owned by the parser's dictionary
   Element element;
+  uint16_t name_id = 0;  // see XmlImporter::element_names_
   bool has_child = false;
   bool is_ref = false;
   bool has_id = false;
@@ -210,6 +200,7 @@ class XmlImporter final : public StreamImporter {
   void StartElement(const xmlChar* localname, int attribute_count, const xmlChar** attributes);
   void EndElement();
   void Fail(Status status);
+  Status DepthError() const;
   std::string CurrentPath() const;
 
   void StartTocElement(Element element, int attribute_count, const xmlChar** attributes);
@@ -239,8 +230,14 @@ class XmlImporter final : public StreamImporter {
   enum class Document : uint8_t { kUnknown, kData, kTableOfContents };
   Document document_ = Document::kUnknown;
   std::vector<OpenElement> stack_;
-  std::unordered_map<const xmlChar*, Element> element_cache_;
-  std::string text_;  // text since the last start or end tag
+  // libxml2 interns element names in its dictionary: one pointer per name.
+  struct ElementInfo {
+    Element element;
+    uint16_t name_id;
+  };
+  std::unordered_map<const xmlChar*, ElementInfo> element_cache_;
+  std::vector<const xmlChar*> element_names_;  // by name_id
+  std::string text_;                           // text since the last start or end tag
   bool skipping_row_ = false;
   uint32_t skip_nesting_ = 0;
 
@@ -433,6 +430,12 @@ void XmlImporter::Fail(Status status) {
   if (parser_) xmlStopParser(parser_);
 }
 
+Status XmlImporter::DepthError() const {
+  return Status(ErrorCode::kLimitExceeded, "XML elements nest deeper than " +
+                                               std::to_string(options_.limits.max_xml_depth) +
+                                               " levels (limits.maxXmlDepth)");
+}
+
 std::string XmlImporter::CurrentPath() const {
   // Deep paths keep their first and last elements.
   static constexpr size_t kShown = 8;
@@ -488,7 +491,9 @@ void XmlImporter::OnStartElement(void* context, const xmlChar* localname, const 
   auto* self = static_cast<XmlImporter*>(context);
   if (!self->status_.ok()) return;
   if (self->skipping_row_) {
-    ++self->skip_nesting_;
+    if (self->stack_.size() + ++self->skip_nesting_ >= self->options_.limits.max_xml_depth) {
+      self->Fail(self->DepthError());
+    }
     return;
   }
   self->StartElement(localname, attribute_count, attributes);
@@ -507,21 +512,28 @@ void XmlImporter::OnEndElement(void* context, const xmlChar*, const xmlChar*, co
 void XmlImporter::StartElement(const xmlChar* localname, int attribute_count,
                                const xmlChar** attributes) {
   auto cached = element_cache_.find(localname);
-  Element element = cached != element_cache_.end()
-                        ? cached->second
-                        : (element_cache_[localname] = ElementFromName(AsView(localname)));
+  if (cached == element_cache_.end()) {
+    if (element_names_.size() > UINT16_MAX) {
+      Fail(Status(ErrorCode::kLimitExceeded, "more than 65536 distinct element names"));
+      return;
+    }
+    ElementInfo info{ElementFromName(AsView(localname)),
+                     static_cast<uint16_t>(element_names_.size())};
+    element_names_.push_back(localname);
+    cached = element_cache_.emplace(localname, info).first;
+  }
+  Element element = cached->second.element;
   if (!stack_.empty()) stack_.back().has_child = true;
   text_.clear();
   size_t depth = stack_.size();
   if (depth >= options_.limits.max_xml_depth) {
-    Fail(Status(ErrorCode::kLimitExceeded, "XML elements nest deeper than " +
-                                               std::to_string(options_.limits.max_xml_depth) +
-                                               " levels (limits.maxXmlDepth)"));
+    Fail(DepthError());
     return;
   }
   OpenElement pushed;
   pushed.name = localname;
   pushed.element = element;
+  pushed.name_id = cached->second.name_id;
   stack_.push_back(pushed);
   OpenElement& open = stack_.back();
 
@@ -561,6 +573,7 @@ void XmlImporter::StartElement(const xmlChar* localname, int attribute_count,
           schema_name_ = DecodeAttribute(attribute[3], attribute[4]);
       }
       columns_.clear();
+      column_draft_ = Column{};
     } else if (element == Element::kRow) {
       StartRow(open);
     }
@@ -585,10 +598,12 @@ void XmlImporter::EndElement() {
     } else if (in_row_) {
       EndRow();
     }
-  } else if (depth == 3 && open.element == Element::kCol && stack_[2].element == Element::kSchema) {
+  } else if (depth == 3 && open.element == Element::kCol && stack_[2].element == Element::kSchema &&
+             stack_[1].element == Element::kNode) {
     columns_.push_back(std::move(column_draft_));
     column_draft_ = Column{};
-  } else if (depth == 4 && stack_[3].element == Element::kCol) {
+  } else if (depth == 4 && stack_[3].element == Element::kCol &&
+             stack_[2].element == Element::kSchema && stack_[1].element == Element::kNode) {
     if (open.element == Element::kMnemonic) column_draft_.mnemonic = std::string(TrimSpace(text_));
     if (open.element == Element::kEngineeringType) {
       column_draft_.engineering_type = std::string(TrimSpace(text_));
@@ -597,6 +612,7 @@ void XmlImporter::EndElement() {
     Value value = open.is_ref ? open.ref_value : Complete(open);
     if (!status_.ok()) return;
     if (open.has_id) {
+      value.element = open.name_id;
       if (ids_.size() >= options_.limits.max_xml_ids) {
         Fail(Status(ErrorCode::kLimitExceeded,
                     "more than " + std::to_string(options_.limits.max_xml_ids) +
@@ -702,6 +718,12 @@ void XmlImporter::StartRow(OpenElement& open) {
 void XmlImporter::StartCellContent(OpenElement& open, int attribute_count,
                                    const xmlChar** attributes) {
   if (stack_.size() == row_depth_ + 1) open.column = row_cells_++;
+  const OpenElement& parent = stack_[stack_.size() - 2];
+  if (parent.is_ref) {
+    Fail(Status(ErrorCode::kXmlBadStructure,
+                "<" + std::string(AsView(parent.name)) + " ref> has content; refs are empty"));
+    return;
+  }
 
   std::optional<std::string_view> id_text, ref_text;
   const xmlChar** fmt = nullptr;
@@ -748,12 +770,12 @@ void XmlImporter::StartCellContent(OpenElement& open, int attribute_count,
                                                   std::to_string(*ref) + "\" in this <node>"));
       return;
     }
-    ValueClass expected = StructuredClass(open.element);
-    if (expected != ValueClass::kUndefined && value.value_class != expected) {
-      Fail(Status(ErrorCode::kXmlRefMismatch, "<" + std::string(AsView(open.name)) + " ref=\"" +
-                                                  std::to_string(*ref) + "\"/> names " +
-                                                  ValueClassName(value.value_class) + ", not " +
-                                                  ValueClassName(expected)));
+    // xctrace refers to an element only by its own name: <frame ref> to a <frame>.
+    if (value.element != open.name_id) {
+      Fail(Status(ErrorCode::kXmlRefMismatch,
+                  "<" + std::string(AsView(open.name)) + " ref=\"" + std::to_string(*ref) +
+                      "\"/> names a <" + std::string(AsView(element_names_[value.element])) +
+                      ">, not a <" + std::string(AsView(open.name)) + ">"));
       return;
     }
     open.is_ref = true;
@@ -837,7 +859,7 @@ Value XmlImporter::Complete(const OpenElement& open) {
       record.label = ThreadLabel(thread_.fmt, record.tid);
       record.process = thread_.process;
       threads_.push_back(std::move(record));
-      return Value{ValueClass::kThread, static_cast<uint32_t>(threads_.size() - 1)};
+      return MakeValue(ValueClass::kThread, static_cast<uint32_t>(threads_.size() - 1));
     }
     case Element::kProcess: {
       process_.open = false;
@@ -845,47 +867,50 @@ Value XmlImporter::Complete(const OpenElement& open) {
       record.pid = process_.pid.value_or(-1);
       record.name = ProcessName(process_.fmt, record.pid);
       processes_.push_back(std::move(record));
-      return Value{ValueClass::kProcess, static_cast<uint32_t>(processes_.size() - 1)};
+      return MakeValue(ValueClass::kProcess, static_cast<uint32_t>(processes_.size() - 1));
     }
     case Element::kFrame: {
       frame_.open = false;
       FrameDesc desc;
       desc.name = frame_.name;
-      if (desc.name.empty()) desc.name = frame_.address.empty() ? "<unknown>" : frame_.address;
+      if (desc.name.empty()) {
+        desc.name = frame_.address.empty() ? std::string_view("<unknown>")
+                                           : std::string_view(frame_.address);
+      }
       if (frame_.binary >= 0) desc.image = binaries_[frame_.binary];
       if (frame_.source >= 0) {
         const SourceRecord& source = sources_[frame_.source];
         if (source.path >= 0) desc.source_file = paths_[source.path];
         desc.line = source.line;
       }
-      return Value{ValueClass::kFrame, builder_.InternFrame(desc)};
+      return MakeValue(ValueClass::kFrame, builder_.InternFrame(desc));
     }
     case Element::kBinary:
       binary_.open = false;
       binaries_.push_back(binary_.path.empty() ? binary_.name : binary_.path);
-      return Value{ValueClass::kBinary, static_cast<uint32_t>(binaries_.size() - 1)};
+      return MakeValue(ValueClass::kBinary, static_cast<uint32_t>(binaries_.size() - 1));
     case Element::kSource:
       source_.open = false;
       sources_.push_back(SourceRecord{source_.line, source_.path});
-      return Value{ValueClass::kSource, static_cast<uint32_t>(sources_.size() - 1)};
+      return MakeValue(ValueClass::kSource, static_cast<uint32_t>(sources_.size() - 1));
     case Element::kPath:
       paths_.emplace_back(TrimSpace(text_));
-      return Value{ValueClass::kPath, static_cast<uint32_t>(paths_.size() - 1)};
+      return MakeValue(ValueClass::kPath, static_cast<uint32_t>(paths_.size() - 1));
     case Element::kBacktrace: backtrace_.open = false; return CompleteBacktrace();
     case Element::kTaggedBacktrace:
       tagged_.open = false;
-      return Value{ValueClass::kStack, tagged_.stack};
+      return MakeValue(ValueClass::kStack, tagged_.stack);
     case Element::kKperfBt: kperf_.open = false; return CompleteKperfBacktrace();
     case Element::kTextAddresses: return ParseAddresses();
     default:
       if (!open.has_child) {
         if (auto number = ParseDecimal<int64_t>(text_)) {
-          Value value{ValueClass::kNumber};
+          Value value = MakeValue(ValueClass::kNumber, 0);
           value.number = *number;
           return value;
         }
       }
-      return Value{ValueClass::kOpaque};
+      return MakeValue(ValueClass::kOpaque, 0);
   }
 }
 
@@ -909,12 +934,12 @@ Value XmlImporter::ParseAddresses() {
     text.remove_prefix(end);
   }
   fragments_.push_back(fragment);
-  return Value{ValueClass::kAddresses, static_cast<uint32_t>(fragments_.size() - 1)};
+  return MakeValue(ValueClass::kAddresses, static_cast<uint32_t>(fragments_.size() - 1));
 }
 
 Value XmlImporter::CompleteBacktrace() {
   if (!backtrace_.frames.empty()) {
-    return Value{ValueClass::kStack, builder_.InternFrames(kEmptyStack, backtrace_.frames)};
+    return MakeValue(ValueClass::kStack, builder_.InternFrames(kEmptyStack, backtrace_.frames));
   }
   // Xcode 14.0 and older: addresses only, with the leaf's symbol in the fmt.
   return AddressesToStack(backtrace_.addresses, BacktraceLeafName(backtrace_.fmt));
@@ -939,7 +964,7 @@ Value XmlImporter::AddressesToStack(const std::vector<uint64_t>& addresses,
     desc.name = name;
     frame_scratch_.push_back(builder_.InternFrame(desc));
   }
-  return Value{ValueClass::kStack, builder_.InternFrames(kEmptyStack, frame_scratch_)};
+  return MakeValue(ValueClass::kStack, builder_.InternFrames(kEmptyStack, frame_scratch_));
 }
 
 bool XmlImporter::RequireNumber(const OpenElement& element, const Value& value, const char* what) {
