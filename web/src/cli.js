@@ -176,4 +176,5 @@ async function main() {
   }
 }
 
-main().catch((error) => fail(error.stack ?? String(error)));
+// System errors (a file that cannot be read) get one line; anything else is a bug: its stack.
+main().catch((error) => fail(error?.code ? error.message : (error?.stack ?? String(error))));
