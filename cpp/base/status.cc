@@ -13,6 +13,14 @@ const char* ErrorCodeName(ErrorCode code) {
     case ErrorCode::kBadSample: return "BAD_SAMPLE";
     case ErrorCode::kGzipCorrupt: return "GZIP_CORRUPT";
     case ErrorCode::kGzipTruncated: return "GZIP_TRUNCATED";
+    case ErrorCode::kZipCorrupt: return "ZIP_CORRUPT";
+    case ErrorCode::kZipUnsupported: return "ZIP_UNSUPPORTED";
+    case ErrorCode::kInflateCorrupt: return "INFLATE_CORRUPT";
+    case ErrorCode::kPlistCorrupt: return "PLIST_CORRUPT";
+    case ErrorCode::kKeyedArchiveCorrupt: return "KEYED_ARCHIVE_CORRUPT";
+    case ErrorCode::kBundleCorrupt: return "BUNDLE_CORRUPT";
+    case ErrorCode::kBundleNoSamples: return "BUNDLE_NO_SAMPLES";
+    case ErrorCode::kBundleUnsupported: return "BUNDLE_UNSUPPORTED";
     case ErrorCode::kXmlSyntax: return "XML_SYNTAX";
     case ErrorCode::kXmlForbidden: return "XML_FORBIDDEN";
     case ErrorCode::kXmlNotXctrace: return "XML_NOT_XCTRACE";

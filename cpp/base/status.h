@@ -24,6 +24,14 @@ enum class ErrorCode : uint8_t {
   kBadSample,           // a sample time or weight that is negative or overflows
   kGzipCorrupt,         // the gzip stream is damaged
   kGzipTruncated,       // the gzip stream ends early
+  kZipCorrupt,          // a zip archive's structures are damaged
+  kZipUnsupported,      // encryption or a compression method other than stored/deflate
+  kInflateCorrupt,      // a zlib or deflate stream inside a container is damaged
+  kPlistCorrupt,        // a binary property list is damaged
+  kKeyedArchiveCorrupt, // an NSKeyedArchiver graph is damaged or not what was expected
+  kBundleCorrupt,       // a .trace bundle's own files (stores, uniquers) are damaged
+  kBundleNoSamples,     // a .trace bundle without CPU samples
+  kBundleUnsupported,   // a .trace bundle layout this version does not read
   kXmlSyntax,           // libxml2 rejected the XML
   kXmlForbidden,        // a DOCTYPE or entity declaration: never processed
   kXmlNotXctrace,       // well-formed XML, but not written by xctrace export
