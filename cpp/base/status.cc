@@ -58,6 +58,17 @@ Status& Status::WithOuterPath(const std::string& outer) {
   return *this;
 }
 
+Status& Status::WithPathPrefix(const std::string& prefix) {
+  if (!path_.empty()) path_ = prefix + path_;
+  return *this;
+}
+
+Status Status::Rebased(std::string path) const {
+  Status rebased = *this;
+  rebased.path_ = std::move(path);
+  return rebased;
+}
+
 std::string Status::ToString() const {
   if (ok()) return "OK";
   std::string text = std::string(ErrorCodeName(code_)) + ": " + message_;

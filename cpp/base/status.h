@@ -16,34 +16,34 @@ namespace instrumentscope {
 // the JS ImportError.code and the CLI's messages use them.
 enum class ErrorCode : uint8_t {
   kOk,
-  kInvalidArgument,     // an option or call was wrong, not the input
-  kEmptyInput,          // zero bytes
-  kUnknownFormat,       // the content matched no importer
-  kTruncated,           // a read ran past the end of the data
-  kLimitExceeded,       // an explicit limit (see limits.h) was reached
-  kBadSample,           // a sample time or weight that is negative or overflows
-  kGzipCorrupt,         // the gzip stream is damaged
-  kGzipTruncated,       // the gzip stream ends early
-  kZipCorrupt,          // a zip archive's structures are damaged
-  kZipUnsupported,      // encryption or a compression method other than stored/deflate
-  kInflateCorrupt,      // a zlib or deflate stream inside a container is damaged
-  kPlistCorrupt,        // a binary property list is damaged
-  kKeyedArchiveCorrupt, // an NSKeyedArchiver graph is damaged or not what was expected
-  kBundleCorrupt,       // a .trace bundle's own files (stores, uniquers) are damaged
-  kBundleNoSamples,     // a .trace bundle without CPU samples
-  kBundleUnsupported,   // a .trace bundle layout this version does not read
-  kXmlSyntax,           // libxml2 rejected the XML
-  kXmlForbidden,        // a DOCTYPE or entity declaration: never processed
-  kXmlNotXctrace,       // well-formed XML, but not written by xctrace export
-  kXmlTableOfContents,  // an `xctrace export --toc` file: no table data
-  kXmlNoSampleTable,    // tables present, none with CPU samples
-  kXmlNoSamples,        // a CPU sample table with no rows
-  kXmlDanglingRef,      // ref="N" before (or without) any id="N"
-  kXmlDuplicateId,      // id="N" defined twice in one <node>
-  kXmlRefMismatch,      // ref="N" names an element of another kind
-  kXmlBadValue,         // a value that is not what its column needs
-  kXmlBadStructure,     // elements nested where xctrace never puts them
-  kRunNotFound,         // the requested run is not in the input
+  kInvalidArgument,      // an option or call was wrong, not the input
+  kEmptyInput,           // zero bytes
+  kUnknownFormat,        // the content matched no importer
+  kTruncated,            // a read ran past the end of the data
+  kLimitExceeded,        // an explicit limit (see limits.h) was reached
+  kBadSample,            // a sample time or weight that is negative or overflows
+  kGzipCorrupt,          // the gzip stream is damaged
+  kGzipTruncated,        // the gzip stream ends early
+  kZipCorrupt,           // a zip archive's structures are damaged
+  kZipUnsupported,       // encryption or a compression method other than stored/deflate
+  kInflateCorrupt,       // a zlib or deflate stream inside a container is damaged
+  kPlistCorrupt,         // a binary property list is damaged
+  kKeyedArchiveCorrupt,  // an NSKeyedArchiver graph is damaged or not what was expected
+  kBundleCorrupt,        // a .trace bundle's own files (stores, uniquers) are damaged
+  kBundleNoSamples,      // a .trace bundle without CPU samples
+  kBundleUnsupported,    // a .trace bundle layout this version does not read
+  kXmlSyntax,            // libxml2 rejected the XML
+  kXmlForbidden,         // a DOCTYPE or entity declaration: never processed
+  kXmlNotXctrace,        // well-formed XML, but not written by xctrace export
+  kXmlTableOfContents,   // an `xctrace export --toc` file: no table data
+  kXmlNoSampleTable,     // tables present, none with CPU samples
+  kXmlNoSamples,         // a CPU sample table with no rows
+  kXmlDanglingRef,       // ref="N" before (or without) any id="N"
+  kXmlDuplicateId,       // id="N" defined twice in one <node>
+  kXmlRefMismatch,       // ref="N" names an element of another kind
+  kXmlBadValue,          // a value that is not what its column needs
+  kXmlBadStructure,      // elements nested where xctrace never puts them
+  kRunNotFound,          // the requested run is not in the input
 };
 
 const char* ErrorCodeName(ErrorCode code);
@@ -67,6 +67,10 @@ class Status {
   Status& WithLine(uint64_t line);
   // Prepends an outer path, as "outer!inner" for nested containers.
   Status& WithOuterPath(const std::string& outer);
+  // Prepends a folder: "x.trace/" + "corespace/…".
+  Status& WithPathPrefix(const std::string& prefix);
+  // The same error at another path (a folder's own path for a member's).
+  Status Rebased(std::string path) const;
 
   // "XML_SYNTAX: message (at path, line 12, byte 345)"
   std::string ToString() const;

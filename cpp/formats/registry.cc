@@ -1,11 +1,13 @@
 #include "formats/registry.h"
 
+#include "formats/trace_bundle/bundle_importer.h"
 #include "formats/xctrace_xml/xml_importer.h"
 
 namespace instrumentscope {
 
 const std::vector<FormatDescriptor>& RegisteredFormats() {
   static const std::vector<FormatDescriptor> formats = {
+      trace_bundle::kFormat,
       xctrace_xml::kFormat,
   };
   return formats;

@@ -6,6 +6,7 @@
 
 #include "container/gzip.h"
 #include "formats/registry.h"
+#include "formats/trace_bundle/bundle_importer.h"
 
 #ifndef INSTRUMENTSCOPE_VERSION
 #error "INSTRUMENTSCOPE_VERSION must be defined by the build (from package.json)"
@@ -41,9 +42,30 @@ Status Import::Fail(Status status) {
   return status;
 }
 
+bool Import::WantsFile(std::string_view path) {
+  return trace_bundle::WantsFile(path);
+}
+
+Status Import::AddFile(std::string_view path, std::vector<uint8_t> bytes) {
+  if (!status_.ok()) return status_;
+  if (finished_) return Status(ErrorCode::kInvalidArgument, "AddFile() after Finish()");
+  if (bytes_read_ > 0 && !folder_) {
+    return Status(ErrorCode::kInvalidArgument,
+                  "AddFile() after Feed(): one input is one or the other");
+  }
+  if (!folder_) folder_ = std::make_unique<FolderTree>(options_.limits);
+  bytes_read_ += bytes.size();
+  folder_->Add(path, std::move(bytes));
+  return OkStatus();
+}
+
 Status Import::Feed(ByteSpan bytes) {
   if (!status_.ok()) return status_;
   if (finished_) return Status(ErrorCode::kInvalidArgument, "Feed() after Finish()");
+  if (folder_) {
+    return Status(ErrorCode::kInvalidArgument,
+                  "Feed() after AddFile(): one input is one or the other");
+  }
   bytes_read_ += bytes.size();
   if (!container_known_) {
     raw_prefix_.insert(raw_prefix_.end(), bytes.data(), bytes.data() + bytes.size());
@@ -93,16 +115,14 @@ Status Import::UnknownFormatError(ByteSpan prefix) const {
   }
   std::string_view text = prefix.as_chars();
   std::string guess;
-  if (text.substr(0, 4) == "PK\x03\x04") {
-    guess = " That is a zip archive; zipped .trace bundles are not supported by this version.";
-  } else if (text.substr(0, 8) == "bplist00") {
+  if (text.substr(0, 8) == "bplist00") {
     guess = " That is a binary property list, such as a .trace bundle's form.template.";
   }
   std::string what = gzip_ ? "the decompressed input" : "the input";
   return Status(ErrorCode::kUnknownFormat,
                 what +
-                    " is not a format instrumentscope reads (xctrace export XML, plain or "
-                    "gzip-compressed); it starts with bytes " +
+                    " is not a format instrumentscope reads (a zipped .trace bundle, or xctrace "
+                    "export XML, plain or gzip-compressed); it starts with bytes " +
                     start + "(" + std::to_string(prefix.size()) + " bytes seen)." + guess)
       .WithOffset(0);
 }
@@ -111,6 +131,11 @@ Result<ProfileGroup> Import::Finish() {
   if (!status_.ok()) return status_;
   if (finished_) return Status(ErrorCode::kInvalidArgument, "Finish() called twice");
   finished_ = true;
+  if (folder_) {
+    stage_ = ImportStage::kParsing;
+    RETURN_IF_ERROR(Fail(trace_bundle::ImportBundle(*folder_, builder_, options_)));
+    return Build();
+  }
   if (bytes_read_ == 0) return Fail(Status(ErrorCode::kEmptyInput, "the input is empty"));
   if (!container_known_) RETURN_IF_ERROR(Fail(StartContainer()));
   if (gzip_) RETURN_IF_ERROR(Fail(gzip_->Finish()));
@@ -121,6 +146,10 @@ Result<ProfileGroup> Import::Finish() {
     RETURN_IF_ERROR(Fail(StartFormat()));
   }
   RETURN_IF_ERROR(Fail(importer_->Finish()));
+  return Build();
+}
+
+Result<ProfileGroup> Import::Build() {
   stage_ = ImportStage::kBuilding;
   Result<ProfileGroup> group =
       std::move(builder_).Build(options_.name, std::string("instrumentscope@") + Version());

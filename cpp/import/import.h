@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "container/file_tree.h"
 #include "formats/importer.h"
 #include "model/profile.h"
 #include "model/profile_builder.h"
@@ -36,6 +37,10 @@ class Import {
 
   // Errors are sticky: after one, every call returns it.
   Status Feed(ByteSpan bytes);
+  // Instead of Feed: the files of a folder (a .trace bundle), one by one.
+  // Files that WantsFile() declines may be added with no bytes.
+  Status AddFile(std::string_view path, std::vector<uint8_t> bytes);
+  static bool WantsFile(std::string_view path);
   Result<ProfileGroup> Finish();
   ImportProgress progress() const;
 
@@ -45,6 +50,7 @@ class Import {
   Status StartFormat();
   Status UnknownFormatError(ByteSpan prefix) const;
   Status Fail(Status status);
+  Result<ProfileGroup> Build();
 
   ImportOptions options_;
   ProfileBuilder builder_;
@@ -57,6 +63,7 @@ class Import {
   std::unique_ptr<GzipDecoder> gzip_;
   std::vector<uint8_t> decoded_prefix_;  // content held until the format is known
   std::unique_ptr<StreamImporter> importer_;
+  std::unique_ptr<FolderTree> folder_;
 };
 
 // The version written into every output's "exporter" field.

@@ -227,16 +227,27 @@ Result<ProfileGroup> ProfileBuilder::Build(std::string name, std::string exporte
     group.profiles.push_back(std::move(profile));
   }
 
-  // The busiest thread opens first: most samples, then most weight.
-  for (size_t i = 1; i < group.profiles.size(); ++i) {
-    const Profile& best = group.profiles[group.active_profile_index];
+  // The busiest thread (of the preferred run, when it has any) opens first:
+  // most samples, then most weight.
+  auto eligible = [this, &group](const Profile& profile) {
+    if (!preferred_run_) return true;
+    bool run_has_samples =
+        std::any_of(group.profiles.begin(), group.profiles.end(),
+                    [this](const Profile& p) { return p.run == *preferred_run_; });
+    return !run_has_samples || profile.run == *preferred_run_;
+  };
+  std::optional<size_t> busiest;
+  for (size_t i = 0; i < group.profiles.size(); ++i) {
     const Profile& candidate = group.profiles[i];
-    if (candidate.sample_count > best.sample_count ||
-        (candidate.sample_count == best.sample_count &&
-         candidate.sample_weight > best.sample_weight)) {
-      group.active_profile_index = i;
+    if (!eligible(candidate)) continue;
+    const Profile* best = busiest ? &group.profiles[*busiest] : nullptr;
+    if (!best || candidate.sample_count > best->sample_count ||
+        (candidate.sample_count == best->sample_count &&
+         candidate.sample_weight > best->sample_weight)) {
+      busiest = i;
     }
   }
+  group.active_profile_index = busiest.value_or(0);
 
   group.frames = std::move(frames_);
   group.stacks = std::move(stacks_);

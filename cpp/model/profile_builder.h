@@ -61,6 +61,8 @@ class ProfileBuilder {
   Status AddSample(ThreadId thread, int64_t time, int64_t weight, StackId stack);
 
   void AddTable(TableSummary table) { tables_.push_back(std::move(table)); }
+  // The busiest thread of this run opens first, whatever other runs hold.
+  void SetPreferredRun(uint32_t run) { preferred_run_ = run; }
   void AddWarning(std::string code, std::string message);
 
   // Inspection before Build(), for importers and tests.
@@ -118,6 +120,7 @@ class ProfileBuilder {
   std::vector<Warning> warnings_;
   uint64_t total_samples_ = 0;
   uint64_t max_samples_;
+  std::optional<uint32_t> preferred_run_;
 };
 
 }  // namespace instrumentscope

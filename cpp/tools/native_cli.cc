@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -59,21 +60,44 @@ int main(int argc, char** argv) {
   }
   if (input_path.empty()) return Usage();
 
-  std::FILE* input = std::fopen(input_path.c_str(), "rb");
-  if (!input) {
-    std::fprintf(stderr, "instrumentscope: cannot open %s: %s\n", input_path.c_str(),
-                 std::strerror(errno));
-    return 1;
-  }
+  while (input_path.size() > 1 && input_path.back() == '/') input_path.pop_back();
   options.name = BaseName(input_path);
   instrumentscope::Import import(options);
-  std::vector<uint8_t> buffer(kChunkBytes);
   instrumentscope::Status status;
-  size_t count;
-  while (status.ok() && (count = std::fread(buffer.data(), 1, buffer.size(), input)) > 0) {
-    status = import.Feed(instrumentscope::ByteSpan(buffer.data(), count));
+  std::error_code error;
+  if (std::filesystem::is_directory(input_path, error)) {
+    // A .trace folder: its files, with bytes for those the importer reads.
+    namespace fs = std::filesystem;
+    for (auto it = fs::recursive_directory_iterator(input_path, error);
+         status.ok() && !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+      if (!it->is_regular_file()) continue;
+      std::string path = fs::relative(it->path(), input_path).generic_string();
+      std::vector<uint8_t> bytes;
+      if (instrumentscope::Import::WantsFile(path)) {
+        std::ifstream file(it->path(), std::ios::binary);
+        bytes.assign(std::istreambuf_iterator<char>(file), {});
+      }
+      status = import.AddFile(path, std::move(bytes));
+    }
+    if (error) {
+      std::fprintf(stderr, "instrumentscope: cannot read %s: %s\n", input_path.c_str(),
+                   error.message().c_str());
+      return 1;
+    }
+  } else {
+    std::FILE* input = std::fopen(input_path.c_str(), "rb");
+    if (!input) {
+      std::fprintf(stderr, "instrumentscope: cannot open %s: %s\n", input_path.c_str(),
+                   std::strerror(errno));
+      return 1;
+    }
+    std::vector<uint8_t> buffer(kChunkBytes);
+    size_t count;
+    while (status.ok() && (count = std::fread(buffer.data(), 1, buffer.size(), input)) > 0) {
+      status = import.Feed(instrumentscope::ByteSpan(buffer.data(), count));
+    }
+    std::fclose(input);
   }
-  std::fclose(input);
   auto group = status.ok() ? import.Finish()
                            : instrumentscope::Result<instrumentscope::ProfileGroup>(status);
   if (!group.ok()) {

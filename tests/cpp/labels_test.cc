@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "formats/names.h"
 #include "formats/xctrace_xml/table_schema.h"
 
 namespace instrumentscope::xctrace_xml {
@@ -19,6 +20,7 @@ TEST_CASE("Thread labels from every fmt spelling") {
   CHECK(ThreadLabel("", 0x10) == "Thread 0x10");
   // A process name with parentheses and commas of its own.
   CHECK(ThreadLabel("worker  0x5 (My (odd), app, pid: 9)", 5) == "worker 0x5");
+  CHECK(ThreadLabel("Main Thread  0x3c1feee", 0x3c1feee) == "Main Thread 0x3c1feee");
 }
 
 TEST_CASE("Process names and leaf symbols from fmt") {

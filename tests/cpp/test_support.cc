@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -60,6 +61,20 @@ Result<ProfileGroup> ImportBytes(const std::vector<uint8_t>& bytes, ImportOption
 
 Result<ProfileGroup> ImportText(const std::string& text, ImportOptions options, size_t chunk) {
   return ImportBytes(std::vector<uint8_t>(text.begin(), text.end()), std::move(options), chunk);
+}
+
+Result<ProfileGroup> ImportFolder(const std::string& folder, ImportOptions options) {
+  namespace fs = std::filesystem;
+  Import import(std::move(options));
+  for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+    if (!entry.is_regular_file()) continue;
+    std::string path = fs::relative(entry.path(), folder).generic_string();
+    std::vector<uint8_t> bytes;
+    if (Import::WantsFile(path)) bytes = ReadFile(entry.path().string());
+    Status status = import.AddFile(path, std::move(bytes));
+    if (!status.ok()) return status;
+  }
+  return import.Finish();
 }
 
 std::vector<uint8_t> Gzip(const std::vector<uint8_t>& bytes) {

@@ -29,6 +29,9 @@ Result<ProfileGroup> ImportBytes(const std::vector<uint8_t>& bytes, ImportOption
 Result<ProfileGroup> ImportText(const std::string& text, ImportOptions options = {},
                                 size_t chunk = 64 * 1024);
 
+// Hands a folder's files to a full Import, as the CLI does.
+Result<ProfileGroup> ImportFolder(const std::string& folder, ImportOptions options = {});
+
 std::vector<uint8_t> Gzip(const std::vector<uint8_t>& bytes);
 
 // A stack as "root;…;leaf" frame names.

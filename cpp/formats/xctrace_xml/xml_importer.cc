@@ -14,6 +14,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/text.h"
+#include "formats/names.h"
 #include "formats/xctrace_xml/id_table.h"
 #include "formats/xctrace_xml/labels.h"
 #include "formats/xctrace_xml/table_schema.h"
@@ -94,16 +96,9 @@ std::string_view AsView(const xmlChar* text) {
   return std::string_view(reinterpret_cast<const char*>(text));
 }
 
-std::string_view TrimSpace(std::string_view text) {
-  auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return text;
-}
-
 template <typename T>
 std::optional<T> ParseDecimal(std::string_view text) {
-  text = TrimSpace(text);
+  text = TrimWhitespace(text);
   T value{};
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
@@ -604,9 +599,10 @@ void XmlImporter::EndElement() {
     column_draft_ = Column{};
   } else if (depth == 4 && stack_[3].element == Element::kCol &&
              stack_[2].element == Element::kSchema && stack_[1].element == Element::kNode) {
-    if (open.element == Element::kMnemonic) column_draft_.mnemonic = std::string(TrimSpace(text_));
+    if (open.element == Element::kMnemonic)
+      column_draft_.mnemonic = std::string(TrimWhitespace(text_));
     if (open.element == Element::kEngineeringType) {
-      column_draft_.engineering_type = std::string(TrimSpace(text_));
+      column_draft_.engineering_type = std::string(TrimWhitespace(text_));
     }
   } else if (in_row_ && depth >= row_depth_) {
     Value value = open.is_ref ? open.ref_value : Complete(open);
@@ -894,7 +890,7 @@ Value XmlImporter::Complete(const OpenElement& open) {
       sources_.push_back(SourceRecord{source_.line, source_.path});
       return MakeValue(ValueClass::kSource, static_cast<uint32_t>(sources_.size() - 1));
     case Element::kPath:
-      paths_.emplace_back(TrimSpace(text_));
+      paths_.emplace_back(TrimWhitespace(text_));
       return MakeValue(ValueClass::kPath, static_cast<uint32_t>(paths_.size() - 1));
     case Element::kBacktrace: backtrace_.open = false; return CompleteBacktrace();
     case Element::kTaggedBacktrace:
@@ -918,7 +914,7 @@ Value XmlImporter::ParseAddresses() {
   AddressFragment fragment{address_pool_.size(), 0};
   std::string_view text = text_;
   while (true) {
-    text = TrimSpace(text);
+    text = TrimWhitespace(text);
     if (text.empty()) break;
     size_t end = text.find_first_of(" \t\n\r");
     std::string_view token = text.substr(0, end);
@@ -1188,7 +1184,7 @@ Status XmlImporter::NoSampleTableError() const {
 SniffMatch Sniff(ByteSpan prefix) {
   std::string_view text = prefix.as_chars();
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 byte order mark
-  std::string_view start = TrimSpace(text);
+  std::string_view start = TrimWhitespace(text);
   if (start.empty() || start.front() != '<') return SniffMatch::kNo;
   if (text.find("<trace-query-result") != std::string_view::npos ||
       text.find("<trace-toc") != std::string_view::npos) {

@@ -1,0 +1,617 @@
+#include "formats/trace_bundle/bundle_importer.h"
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+#include "base/byte_reader.h"
+#include "base/text.h"
+#include "container/inflate.h"
+#include "container/keyed_archive.h"
+#include "container/zip.h"
+#include "formats/names.h"
+#include "formats/trace_bundle/form_template.h"
+#include "formats/trace_bundle/store.h"
+#include "formats/trace_bundle/uniquer.h"
+#include "model/profile_builder.h"
+
+namespace instrumentscope::trace_bundle {
+namespace {
+
+constexpr std::string_view kFormTemplate = "form.template";
+constexpr std::string_view kRunPrefix = "corespace/run";
+constexpr std::string_view kSampleTable = "time-profile";
+constexpr std::string_view kThreadNameTable = "thread-name";
+constexpr std::string_view kArrayUniquer = "core/uniquing/arrayUniquer/integeruniquer.";
+constexpr std::string_view kStrings = "core/uniquing/strings";
+// Backtrace slots Instruments fills when it has no address (no caller known).
+constexpr uint64_t kNoAddress = UINT64_MAX;
+constexpr uint64_t kNoAddressEither = UINT64_MAX - 1;
+// Stack references in rows: this one means "no backtrace".
+constexpr uint64_t kNoStack = 0xFFFFFFFF;
+
+// Reads a bundle file, inflating it when it is a raw zlib stream (as stores
+// and uniquers are from Instruments 9.3 on).
+Result<SharedBytes> ReadMember(const FileTree& files, const std::string& path,
+                               const Limits& limits) {
+  auto bytes = files.Read(path);
+  if (!bytes.ok()) return bytes.status().WithPath(path);
+  const std::vector<uint8_t>& data = **bytes;
+  if (!LooksLikeZlib(ByteSpan(data.data(), data.size()))) return bytes;
+  auto inflated = Inflate(ByteSpan(data.data(), data.size()), InflateFormat::kZlib,
+                          limits.max_decompressed_bytes);
+  if (!inflated.ok()) return inflated.status().WithPath(path);
+  return std::make_shared<const std::vector<uint8_t>>(inflated.take());
+}
+
+// The folder holding the bundle: the top of the tree or one folder down.
+Result<std::string> FindBundleRoot(const FileTree& files) {
+  std::set<std::string> roots;
+  for (const std::string& path : files.paths()) {
+    if (IsJunkPath(path)) continue;
+    for (std::string_view marker :
+         {std::string_view("form.template"), std::string_view("corespace/")}) {
+      size_t at = path.find(marker);
+      if (at == std::string::npos) continue;
+      std::string_view prefix = std::string_view(path).substr(0, at);
+      // At the top ("") or one folder down ("x.trace/").
+      if (prefix.empty() || (prefix.back() == '/' && prefix.find('/') == prefix.size() - 1)) {
+        roots.insert(std::string(prefix));
+      }
+    }
+  }
+  if (roots.size() == 1) return *roots.begin();
+  if (roots.empty()) {
+    std::set<std::string> tops;
+    for (const std::string& path : files.paths()) {
+      if (!IsJunkPath(path)) tops.insert(path.substr(0, path.find('/')));
+    }
+    std::string listing;
+    for (const std::string& top : tops) {
+      if (listing.size() > 200) {
+        listing += ", …";
+        break;
+      }
+      listing += (listing.empty() ? "" : ", ") + top;
+    }
+    return Status(ErrorCode::kUnknownFormat,
+                  "no Instruments .trace bundle here: neither a form.template nor a corespace/ "
+                  "folder at the top or one folder down (found: " +
+                      (listing.empty() ? std::string("nothing") : listing) + ")");
+  }
+  std::string listing;
+  for (const std::string& root : roots) listing += (listing.empty() ? "" : ", ") + root;
+  return Status(ErrorCode::kBundleUnsupported,
+                "several .trace bundles in one input (" + listing + "); give them one at a time");
+}
+
+// corespace/run<N>/core/stores/<store>/schema.xml → run N, store folder.
+struct StoreLocation {
+  uint32_t run;
+  std::string folder;  // "corespace/run1/core/stores/indexed-store-12/"
+};
+
+std::vector<StoreLocation> FindStores(const FileTree& files) {
+  std::vector<StoreLocation> stores;
+  for (const std::string& path : files.paths()) {
+    if (!StartsWith(path, kRunPrefix) || !EndsWith(path, "/schema.xml")) continue;
+    size_t digits_end = path.find('/', kRunPrefix.size());
+    std::string_view digits =
+        std::string_view(path).substr(kRunPrefix.size(), digits_end - kRunPrefix.size());
+    uint64_t run = 0;
+    bool valid = !digits.empty() && digits.size() <= 9;
+    for (char c : digits) {
+      valid = valid && c >= '0' && c <= '9';
+      run = run * 10 + static_cast<uint64_t>(c - '0');
+    }
+    std::string folder = path.substr(0, path.size() - std::strlen("schema.xml"));
+    if (!valid || run == 0 || folder.find("/core/stores/") == std::string::npos) continue;
+    stores.push_back(StoreLocation{static_cast<uint32_t>(run), folder});
+  }
+  std::stable_sort(stores.begin(), stores.end(),
+                   [](const StoreLocation& a, const StoreLocation& b) { return a.run < b.run; });
+  return stores;
+}
+
+std::string RunFolder(uint32_t run) {
+  return std::string(kRunPrefix) + std::to_string(run) + "/";
+}
+
+// A u8…u64 little-endian field of a row.
+uint64_t ReadField(ByteSpan row, FieldSlot slot) {
+  ByteReader reader(row);
+  if (slot.width == 0 || !reader.Seek(slot.offset).ok()) return 0;
+  auto value = reader.ReadUIntLe(slot.width);
+  return value.ok() ? *value : 0;
+}
+
+class BundleReader {
+ public:
+  BundleReader(const FileTree& files, ProfileBuilder& builder, const ImportOptions& options)
+      : files_(files), builder_(builder), options_(options) {}
+
+  Status Import();
+
+ private:
+  struct RunState {
+    std::optional<Uniquer> uniquer;
+    std::map<uint64_t, std::string> thread_names;  // thread ref → name, from the thread-name table
+    std::unordered_map<uint64_t, ProfileBuilder::ThreadId> threads;  // thread ref → builder thread
+    std::unordered_map<uint64_t, StackId> stacks;                    // stack ref → stack
+  };
+  struct Store {
+    StoreLocation location;
+    StoreSchema schema;
+  };
+
+  Status ReadTemplate();
+  Result<Store> OpenStore(const StoreLocation& location);
+  Result<BulkStore> OpenRows(const Store& store, RowLayout* layout);
+  Status ImportSamples(const Store& store);
+  Status ReadThreadNames(const Store& store, RunState* run);
+  Result<const Uniquer*> RunUniquer(uint32_t run);
+  Result<ProfileBuilder::ThreadId> Thread(uint32_t run, uint64_t thread_ref, uint64_t process_ref,
+                                          ProfileBuilder::TimelineId timeline);
+  Result<StackId> Stack(uint32_t run, uint64_t stack_ref);
+  Result<int64_t> ProcessId(uint32_t run, uint64_t process_ref);
+  Status NoSamplesError(const std::vector<Store>& stores) const;
+  const RunDetails* Details(uint32_t run) const;
+
+  const FileTree& files_;
+  ProfileBuilder& builder_;
+  const ImportOptions& options_;
+  std::optional<FormTemplate> form_;
+  std::map<uint32_t, RunState> runs_;
+  std::vector<FrameId> frames_;      // scratch
+  std::vector<uint64_t> addresses_;  // scratch
+};
+
+const RunDetails* BundleReader::Details(uint32_t run) const {
+  if (!form_) return nullptr;
+  auto entry = form_->runs.find(run);
+  return entry == form_->runs.end() ? nullptr : &entry->second;
+}
+
+Status BundleReader::ReadTemplate() {
+  if (!files_.Contains(kFormTemplate)) {
+    builder_.AddWarning("NO_FORM_TEMPLATE",
+                        "the bundle has no form.template: frames show addresses, not symbols, "
+                        "and processes have no names");
+    return OkStatus();
+  }
+  auto bytes = files_.Read(std::string(kFormTemplate));
+  if (!bytes.ok()) return bytes.status();
+  auto form = ReadFormTemplate(ByteSpan((*bytes)->data(), (*bytes)->size()));
+  if (!form.ok()) {
+    builder_.AddWarning("FORM_TEMPLATE_UNREADABLE", "form.template could not be read (" +
+                                                        form.status().ToString() +
+                                                        "): frames show addresses, not symbols");
+    return OkStatus();
+  }
+  form_ = form.take();
+  for (const std::string& problem : form_->problems) {
+    builder_.AddWarning("FORM_TEMPLATE_DAMAGED", "form.template: " + problem);
+  }
+  return OkStatus();
+}
+
+Result<BundleReader::Store> BundleReader::OpenStore(const StoreLocation& location) {
+  std::string path = location.folder + "schema.xml";
+  SharedBytes bytes;
+  ASSIGN_OR_RETURN(bytes, ReadMember(files_, path, options_.limits));
+  auto schema = ParseStoreSchema(ByteSpan(bytes->data(), bytes->size()));
+  if (!schema.ok()) return schema.status().WithPath(path);
+  return Store{location, schema.take()};
+}
+
+Result<BulkStore> BundleReader::OpenRows(const Store& store, RowLayout* layout) {
+  std::string path = store.location.folder + "bulkstore";
+  SharedBytes bytes;
+  ASSIGN_OR_RETURN(bytes, ReadMember(files_, path, options_.limits));
+  auto rows = BulkStore::Open(bytes);
+  if (!rows.ok()) return rows.status().WithPath(path);
+
+  std::optional<StoreDescriptor> descriptor;
+  std::string descriptor_path = store.location.folder + "bulkstore_descriptor";
+  SharedBytes descriptor_bytes;  // the archive's strings point into it
+  if (files_.Contains(descriptor_path)) {
+    ASSIGN_OR_RETURN(descriptor_bytes, ReadMember(files_, descriptor_path, options_.limits));
+    auto archive =
+        KeyedArchive::Parse(ByteSpan(descriptor_bytes->data(), descriptor_bytes->size()));
+    if (!archive.ok()) return archive.status().WithPath(descriptor_path);
+    auto read = ReadDescriptor(*archive);
+    if (!read.ok()) return read.status().WithPath(descriptor_path);
+    descriptor = read.take();
+  }
+  if (layout) {
+    auto laid_out = LayoutRow(store.schema, descriptor, rows->row_size());
+    if (!laid_out.ok()) return laid_out.status().WithPath(path);
+    *layout = laid_out.take();
+  }
+  return rows;
+}
+
+Result<const Uniquer*> BundleReader::RunUniquer(uint32_t run) {
+  RunState& state = runs_[run];
+  if (!state.uniquer) {
+    std::string base = RunFolder(run) + std::string(kArrayUniquer);
+    SharedBytes index, data;
+    if (files_.Contains(base + "index")) {
+      ASSIGN_OR_RETURN(index, ReadMember(files_, base + "index", options_.limits));
+    }
+    ASSIGN_OR_RETURN(data, ReadMember(files_, base + "data", options_.limits));
+    auto uniquer = Uniquer::Open(index, data, base + "data");
+    if (!uniquer.ok()) return uniquer.status().WithPath(base + "index");
+    state.uniquer = uniquer.take();
+  }
+  return &*state.uniquer;
+}
+
+Result<int64_t> BundleReader::ProcessId(uint32_t run, uint64_t process_ref) {
+  // A process record is [pid, name string]; the name is a placeholder ("TODO").
+  const Uniquer* uniquer;
+  ASSIGN_OR_RETURN(uniquer, RunUniquer(run));
+  std::vector<uint64_t> record;
+  ASSIGN_OR_RETURN(record, uniquer->Array(process_ref));
+  if (record.empty()) return int64_t{-1};
+  return static_cast<int64_t>(record[0]);
+}
+
+Result<ProfileBuilder::ThreadId> BundleReader::Thread(uint32_t run, uint64_t thread_ref,
+                                                      uint64_t process_ref,
+                                                      ProfileBuilder::TimelineId timeline) {
+  RunState& state = runs_[run];
+  auto cached = state.threads.find(thread_ref);
+  if (cached != state.threads.end()) return cached->second;
+
+  // A thread reference is four times the index of its [tid, process] record.
+  const Uniquer* uniquer;
+  ASSIGN_OR_RETURN(uniquer, RunUniquer(run));
+  if (thread_ref % 4 != 0) {
+    return Status(ErrorCode::kBundleCorrupt,
+                  "thread reference " + std::to_string(thread_ref) + " is no multiple of 4");
+  }
+  std::vector<uint64_t> record;
+  ASSIGN_OR_RETURN(record, uniquer->Array(thread_ref / 4));
+  if (record.empty()) {
+    return Status(ErrorCode::kBundleCorrupt,
+                  "the record of thread reference " + std::to_string(thread_ref) + " is empty");
+  }
+  uint64_t tid = record[0];
+  int64_t pid;
+  ASSIGN_OR_RETURN(pid, ProcessId(run, record.size() > 1 ? record[1] : process_ref));
+
+  std::string name;
+  const RunDetails* details = Details(run);
+  if (details) {
+    auto named = details->thread_names.find(tid);
+    if (named != details->thread_names.end()) name = named->second;
+  }
+  if (name.empty()) {
+    auto named = state.thread_names.find(thread_ref);
+    if (named != state.thread_names.end()) name = named->second;
+  }
+  std::string process_name;
+  if (details) {
+    auto named = details->process_names.find(pid);
+    if (named != details->process_names.end()) process_name = named->second;
+  }
+  ThreadDesc desc;
+  std::string label = ThreadLabel(name, tid);
+  desc.thread_name = label;
+  desc.tid = tid;
+  desc.process_name = process_name;
+  desc.pid = pid;
+  ProfileBuilder::ThreadId id = builder_.InternThread(timeline, desc);
+  state.threads.emplace(thread_ref, id);
+  return id;
+}
+
+Result<StackId> BundleReader::Stack(uint32_t run, uint64_t stack_ref) {
+  if (stack_ref == kNoStack) return kEmptyStack;
+  RunState& state = runs_[run];
+  auto cached = state.stacks.find(stack_ref);
+  if (cached != state.stacks.end()) return cached->second;
+
+  // The row's stack is a node of parts, each (process ref << 32 | frames
+  // ref); the frames arrays, concatenated, list addresses leaf first.
+  const Uniquer* uniquer;
+  ASSIGN_OR_RETURN(uniquer, RunUniquer(run));
+  std::vector<uint64_t> parts;
+  ASSIGN_OR_RETURN(parts, uniquer->Array(stack_ref));
+  addresses_.clear();
+  std::optional<uint64_t> process_ref;
+  for (uint64_t part : parts) {
+    process_ref = part >> 32;
+    RETURN_IF_ERROR(uniquer->AppendArray(part & 0xFFFFFFFF, &addresses_));
+    if (addresses_.size() > options_.limits.max_frames_per_stack) {
+      return Status(ErrorCode::kLimitExceeded,
+                    "a backtrace has more than " +
+                        std::to_string(options_.limits.max_frames_per_stack) +
+                        " frames (limits.maxFramesPerStack)");
+    }
+  }
+  const SymbolTable* symbols = nullptr;
+  if (process_ref && Details(run)) {
+    int64_t pid;
+    ASSIGN_OR_RETURN(pid, ProcessId(run, *process_ref));
+    auto table = Details(run)->symbols.find(pid);
+    if (table != Details(run)->symbols.end()) symbols = &table->second;
+  }
+
+  frames_.clear();
+  for (uint64_t address : addresses_) {
+    if (address == kNoAddress || address == kNoAddressEither) continue;
+    std::optional<SymbolTable::Match> match;
+    if (symbols) {
+      match = symbols->Lookup(address);
+      // A caller's return address can lie just past its function's end.
+      if (!match && !frames_.empty() && address > 0) match = symbols->Lookup(address - 1);
+    }
+    std::string name =
+        match && !match->symbol->name.empty() ? match->symbol->name : HexAddress(address);
+    FrameDesc desc;
+    desc.name = name;
+    if (match) {
+      desc.image = match->symbol->binary_path;
+      desc.source_file = match->symbol->source_file;
+      if (!match->symbol->source_file.empty()) desc.line = match->line;
+    }
+    frames_.push_back(builder_.InternFrame(desc));
+  }
+  StackId stack = builder_.InternFrames(kEmptyStack, frames_);
+  state.stacks.emplace(stack_ref, stack);
+  return stack;
+}
+
+Result<std::vector<std::string>> ReadStrings(ByteSpan xml) {
+  // An XML property list: <plist><array><string>…</string>…</array></plist>.
+  if (xml.size() > INT32_MAX) {
+    return Status(ErrorCode::kLimitExceeded, "the strings file is larger than 2 GiB");
+  }
+  std::unique_ptr<xmlDoc, void (*)(xmlDoc*)> doc(
+      xmlReadMemory(reinterpret_cast<const char*>(xml.data()), static_cast<int>(xml.size()),
+                    "strings", nullptr, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING),
+      xmlFreeDoc);
+  if (!doc)
+    return Status(ErrorCode::kBundleCorrupt, "the strings file is not an XML property list");
+  std::vector<std::string> strings;
+  xmlNode* root = xmlDocGetRootElement(doc.get());
+  for (xmlNode* array = root ? root->children : nullptr; array; array = array->next) {
+    if (array->type != XML_ELEMENT_NODE) continue;
+    for (xmlNode* item = array->children; item; item = item->next) {
+      if (item->type != XML_ELEMENT_NODE) continue;
+      xmlChar* text = xmlNodeGetContent(item);
+      strings.emplace_back(text ? reinterpret_cast<const char*>(text) : "");
+      xmlFree(text);
+    }
+  }
+  return strings;
+}
+
+// Adds which row an error concerns, keeping the location the error has.
+Status InRow(const Status& status, const std::string& path, uint64_t row) {
+  Status located(status.code(),
+                 status.message() + " (row " + std::to_string(row) + " of " + path + ")");
+  located.WithPath(status.path().empty() ? path : status.path());
+  if (status.offset()) located.WithOffset(*status.offset());
+  return located;
+}
+
+Status BundleReader::ReadThreadNames(const Store& store, RunState* run) {
+  // Rows: the topology (time, thread ref), then name = string index << 32 |
+  // thread ref / 4, indexing the strings in core/uniquing/strings.
+  std::string strings_path = RunFolder(store.location.run) + std::string(kStrings);
+  if (!files_.Contains(strings_path)) return OkStatus();
+  SharedBytes strings_bytes;
+  ASSIGN_OR_RETURN(strings_bytes, ReadMember(files_, strings_path, options_.limits));
+  auto strings = ReadStrings(ByteSpan(strings_bytes->data(), strings_bytes->size()));
+  if (!strings.ok()) return strings.status().WithPath(strings_path);
+  RowLayout layout;
+  auto rows = OpenRows(store, &layout);
+  if (!rows.ok()) return rows.status();
+  FieldSlot name = layout.Column("name");
+  if (name.width == 0) return OkStatus();
+  for (uint64_t i = 0; i < rows->row_count(); ++i) {
+    if (rows->IsPadding(i)) continue;
+    ByteSpan row = rows->Row(i);
+    uint64_t string_index = ReadField(row, name) >> 32;
+    if (string_index < strings->size() && !(*strings)[string_index].empty()) {
+      run->thread_names[ReadField(row, layout.thread)] = (*strings)[string_index];
+    }
+  }
+  return OkStatus();
+}
+
+Status BundleReader::ImportSamples(const Store& store) {
+  uint32_t run = store.location.run;
+  std::string path = store.location.folder + "bulkstore";
+  RowLayout layout;
+  auto rows = OpenRows(store, &layout);
+  if (!rows.ok()) return rows.status();
+  FieldSlot process = layout.Column("process");
+  FieldSlot weight = layout.Column("weight");
+  FieldSlot stack = layout.Column("stack");
+  if (weight.width == 0 || stack.width == 0) {
+    return Status(ErrorCode::kBundleUnsupported, "the time-profile rows have no weight or stack")
+        .WithPath(path);
+  }
+  ProfileBuilder::TimelineId timeline =
+      builder_.AddTimeline(run, std::string(kSampleTable), ValueUnit::kNanoseconds);
+  uint64_t samples = 0;
+  for (uint64_t i = 0; i < rows->row_count(); ++i) {
+    if (rows->IsPadding(i)) continue;
+    ByteSpan row = rows->Row(i);
+    auto thread = Thread(run, ReadField(row, layout.thread), ReadField(row, process), timeline);
+    if (!thread.ok()) return InRow(thread.status(), path, i);
+    auto stack_id = Stack(run, ReadField(row, stack));
+    if (!stack_id.ok()) return InRow(stack_id.status(), path, i);
+    // Times and weights are at most 64 bits wide; above 2^63 they are damage.
+    int64_t time = static_cast<int64_t>(ReadField(row, layout.time));
+    int64_t sample_weight = static_cast<int64_t>(ReadField(row, weight));
+    Status added = builder_.AddSample(*thread, time, sample_weight, *stack_id);
+    if (!added.ok()) return added.WithPath(path).WithOffset(rows->row_offset(i));
+    ++samples;
+  }
+  builder_.AddTable(TableSummary{run, std::string(kSampleTable), samples, true});
+  return OkStatus();
+}
+
+Status BundleReader::NoSamplesError(const std::vector<Store>& stores) const {
+  std::vector<std::string> instruments;
+  bool legacy = false;
+  if (form_) {
+    for (const std::string& type : form_->instrument_types) {
+      instruments.push_back(InstrumentName(type));
+      legacy = legacy || EndsWith(type, ".coresampler") || EndsWith(type, ".sampler");
+    }
+  }
+  for (const std::string& path : files_.paths()) legacy = legacy || EndsWith(path, "-sampler.data");
+  auto join = [](const std::vector<std::string>& items) {
+    std::string text;
+    for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+    return text;
+  };
+  if (legacy) {
+    return Status(ErrorCode::kBundleUnsupported,
+                  "this recording keeps its CPU samples in the Time Profiler format of "
+                  "Instruments 9.2 and older (Trace<N>.run/<UUID>-sampler.data), which this "
+                  "version does not read yet; export a Deep Copy of its call tree instead");
+  }
+  std::set<std::string> tables;
+  for (const Store& store : stores) tables.insert(store.schema.name);
+  for (std::string_view other : {"cpu-profile", "counters-profile", "time-sample"}) {
+    if (!tables.count(std::string(other))) continue;
+    return Status(ErrorCode::kBundleUnsupported,
+                  "this recording's CPU samples are in a " + std::string(other) +
+                      " table, which this version reads from xctrace exports only: on a Mac, run "
+                      "xctrace export --input YOUR.trace --xpath '/trace-toc/run[1]/data/"
+                      "table[@schema=\"" +
+                      std::string(other) + "\"]' --output profile.xml");
+  }
+  std::vector<std::string> table_list(tables.begin(), tables.end());
+  std::string message = "this recording holds no CPU samples (no time-profile table)";
+  message += instruments.empty() ? "" : "; its instruments: " + join(instruments);
+  message += table_list.empty() ? "; it has no tables" : "; its tables: " + join(table_list);
+  message += ". Record with the Time Profiler instrument to profile CPU use.";
+  return Status(ErrorCode::kBundleNoSamples, message);
+}
+
+Status BundleReader::Import() {
+  RETURN_IF_ERROR(ReadTemplate());
+  std::vector<StoreLocation> locations = FindStores(files_);
+  std::set<uint32_t> runs;
+  for (const StoreLocation& location : locations) runs.insert(location.run);
+  if (options_.run && !runs.count(*options_.run)) {
+    std::string listing;
+    for (uint32_t run : runs) listing += (listing.empty() ? "" : ", ") + std::to_string(run);
+    return Status(ErrorCode::kRunNotFound,
+                  "this recording has no run " + std::to_string(*options_.run) +
+                      (runs.empty() ? "; it has no runs with data" : "; it has runs " + listing));
+  }
+
+  std::vector<Store> stores;
+  for (const StoreLocation& location : locations) {
+    if (options_.run && location.run != *options_.run) continue;
+    Store store;
+    ASSIGN_OR_RETURN(store, OpenStore(location));
+    stores.push_back(std::move(store));
+  }
+  // Thread names first: samples take them as their threads appear.
+  for (const Store& store : stores) {
+    if (store.schema.name != kThreadNameTable) continue;
+    Status status = ReadThreadNames(store, &runs_[store.location.run]);
+    if (!status.ok()) builder_.AddWarning("THREAD_NAMES_UNREADABLE", status.ToString());
+  }
+  std::set<uint32_t> runs_with_samples;
+  for (const Store& store : stores) {
+    if (store.schema.name == kSampleTable) {
+      RETURN_IF_ERROR(ImportSamples(store));
+      runs_with_samples.insert(store.location.run);
+      continue;
+    }
+    // Other tables are listed with their row counts; a damaged one only warns.
+    auto rows = OpenRows(store, nullptr);
+    uint64_t count = 0;
+    if (rows.ok()) {
+      for (uint64_t i = 0; i < rows->row_count(); ++i) count += rows->IsPadding(i) ? 0 : 1;
+    } else {
+      builder_.AddWarning("TABLE_UNREADABLE", rows.status().ToString());
+    }
+    builder_.AddTable(TableSummary{store.location.run, store.schema.name, count, false});
+  }
+  if (runs_with_samples.empty()) return NoSamplesError(stores);
+  if (builder_.total_samples() == 0) {
+    return Status(ErrorCode::kBundleNoSamples, "the recording's time-profile tables are empty");
+  }
+  uint32_t preferred = *runs_with_samples.begin();
+  if (form_ && form_->selected_run && runs_with_samples.count(*form_->selected_run)) {
+    preferred = *form_->selected_run;
+  }
+  builder_.SetPreferredRun(preferred);
+  return OkStatus();
+}
+
+// A zipped bundle: random access needs the whole archive, so it is held.
+class ZipBundleImporter final : public StreamImporter {
+ public:
+  ZipBundleImporter(ProfileBuilder& builder, const ImportOptions& options)
+      : builder_(builder), options_(options) {}
+
+  Status Feed(ByteSpan bytes) override {
+    archive_.insert(archive_.end(), bytes.data(), bytes.data() + bytes.size());
+    return OkStatus();
+  }
+
+  Status Finish() override {
+    auto bytes = std::make_shared<const std::vector<uint8_t>>(std::move(archive_));
+    auto tree = ZipTree::Open(bytes, options_.limits);
+    if (!tree.ok()) return tree.status();
+    return ImportBundle(**tree, builder_, options_);
+  }
+
+ private:
+  ProfileBuilder& builder_;
+  const ImportOptions& options_;
+  std::vector<uint8_t> archive_;
+};
+
+}  // namespace
+
+SniffMatch Sniff(ByteSpan prefix) {
+  return LooksLikeZip(prefix) ? SniffMatch::kYes : SniffMatch::kNo;
+}
+
+std::unique_ptr<StreamImporter> CreateImporter(ProfileBuilder& builder,
+                                               const ImportOptions& options) {
+  return std::make_unique<ZipBundleImporter>(builder, options);
+}
+
+Status ImportBundle(const FileTree& files, ProfileBuilder& builder, const ImportOptions& options) {
+  std::string root;
+  ASSIGN_OR_RETURN(root, FindBundleRoot(files));
+  SubTree bundle(files, root, options.limits);
+  Status status = BundleReader(bundle, builder, options).Import();
+  return status.WithPathPrefix(root);
+}
+
+bool WantsFile(std::string_view path) {
+  if (IsJunkPath(path)) return false;
+  if (EndsWith(path, kFormTemplate)) return true;
+  size_t run = path.find(kRunPrefix);
+  if (run == std::string_view::npos) return false;
+  std::string_view inside = path.substr(run);
+  return (inside.find("/core/stores/") != std::string_view::npos &&
+          (EndsWith(inside, "/schema.xml") || EndsWith(inside, "/bulkstore") ||
+           EndsWith(inside, "/bulkstore_descriptor"))) ||
+         inside.find("/core/uniquing/arrayUniquer/integeruniquer.") != std::string_view::npos ||
+         EndsWith(inside, "/core/uniquing/strings");
+}
+
+}  // namespace instrumentscope::trace_bundle

@@ -1,0 +1,216 @@
+#include "formats/trace_bundle/store.h"
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "base/byte_reader.h"
+#include "base/checked_math.h"
+
+namespace instrumentscope::trace_bundle {
+namespace {
+
+constexpr uint32_t kBulkStoreMagic = 0x12340A0A;
+constexpr size_t kDataStartOffset = 12;
+constexpr size_t kRowSizeOffset = 16;
+// Rows seen are 17 to 33 bytes: a bound, so a damaged header stays harmless.
+constexpr uint32_t kMaxRowSize = 4096;
+
+// Descriptor field types (bulkstore_descriptor _fields[]._type) and sizes.
+constexpr int64_t kFieldU32 = 1;
+constexpr int64_t kFieldU64 = 2;
+constexpr int64_t kFieldTimeAndCategory = 4;  // u48 time, u24 category 1: 9 bytes
+constexpr size_t kTopologySize = 9;
+
+struct XmlDocDeleter {
+  void operator()(xmlDoc* doc) const { xmlFreeDoc(doc); }
+};
+
+std::string Attribute(xmlNode* node, const char* name) {
+  xmlChar* value = xmlGetProp(node, reinterpret_cast<const xmlChar*>(name));
+  if (!value) return {};
+  std::string text(reinterpret_cast<const char*>(value));
+  xmlFree(value);
+  return text;
+}
+
+bool IsElement(xmlNode* node, const char* name) {
+  return node->type == XML_ELEMENT_NODE &&
+         std::strcmp(reinterpret_cast<const char*>(node->name), name) == 0;
+}
+
+}  // namespace
+
+Result<StoreSchema> ParseStoreSchema(ByteSpan xml) {
+  if (xml.size() > (16 << 20)) {
+    return Status(ErrorCode::kBundleCorrupt, "schema.xml is larger than 16 MiB");
+  }
+  // No entity substitution, no DTD loading, no network: a few columns of XML.
+  std::unique_ptr<xmlDoc, XmlDocDeleter> doc(xmlReadMemory(
+      reinterpret_cast<const char*>(xml.data()), static_cast<int>(xml.size()), "schema.xml",
+      nullptr, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING));
+  if (!doc) {
+    const xmlError* error = xmlGetLastError();
+    Status status(ErrorCode::kBundleCorrupt,
+                  std::string("schema.xml is not well-formed XML") +
+                      (error && error->message ? std::string(": ") + error->message : ""));
+    if (error && error->line > 0) status.WithLine(static_cast<uint64_t>(error->line));
+    return status;
+  }
+  xmlNode* root = xmlDocGetRootElement(doc.get());
+  if (!root || !IsElement(root, "schema")) {
+    return Status(ErrorCode::kBundleCorrupt, "schema.xml has no <schema> root element");
+  }
+  StoreSchema schema;
+  schema.name = Attribute(root, "name");
+  for (xmlNode* child = root->children; child; child = child->next) {
+    if (!IsElement(child, "column")) continue;
+    schema.columns.push_back(StoreColumn{Attribute(child, "mnemonic"),
+                                         Attribute(child, "engineeringType"),
+                                         Attribute(child, "topologyField")});
+  }
+  return schema;
+}
+
+Result<StoreDescriptor> ReadDescriptor(const KeyedArchive& archive) {
+  // $top.root is an XREventDescriptor whose $0 holds the properties.
+  uint32_t root, properties;
+  ASSIGN_OR_RETURN(root, archive.Top("root"));
+  ASSIGN_OR_RETURN(properties, archive.Field(root, "$0"));
+  std::vector<std::pair<uint32_t, uint32_t>> entries;
+  ASSIGN_OR_RETURN(entries, archive.DictionaryEntries(properties));
+  StoreDescriptor descriptor;
+  for (const auto& [key, value] : entries) {
+    std::string_view name;
+    ASSIGN_OR_RETURN(name, archive.String(key));
+    if (name == "_maxEventSize") {
+      ASSIGN_OR_RETURN(descriptor.max_event_size, archive.Integer(value));
+    } else if (name == "_fields") {
+      std::vector<uint32_t> fields;
+      ASSIGN_OR_RETURN(fields, archive.ArrayElements(value));
+      for (uint32_t field : fields) {
+        // An XRFieldDescriptor whose $0 is {_name, _index, _type, _multi}.
+        uint32_t field_properties;
+        ASSIGN_OR_RETURN(field_properties, archive.Field(field, "$0"));
+        std::vector<std::pair<uint32_t, uint32_t>> field_entries;
+        ASSIGN_OR_RETURN(field_entries, archive.DictionaryEntries(field_properties));
+        DescriptorField parsed;
+        for (const auto& [field_key, field_value] : field_entries) {
+          std::string_view field_name;
+          ASSIGN_OR_RETURN(field_name, archive.String(field_key));
+          if (field_name == "_name") {
+            std::string_view text;
+            ASSIGN_OR_RETURN(text, archive.String(field_value));
+            parsed.name = std::string(text);
+          } else if (field_name == "_index") {
+            ASSIGN_OR_RETURN(parsed.index, archive.Integer(field_value));
+          } else if (field_name == "_type") {
+            ASSIGN_OR_RETURN(parsed.type, archive.Integer(field_value));
+          }
+        }
+        descriptor.fields.push_back(std::move(parsed));
+      }
+    }
+  }
+  std::stable_sort(
+      descriptor.fields.begin(), descriptor.fields.end(),
+      [](const DescriptorField& a, const DescriptorField& b) { return a.index < b.index; });
+  return descriptor;
+}
+
+namespace {
+
+// Places the time and thread of a 9-byte topology at `offset`.
+void PlaceTopology(size_t offset, RowLayout* layout) {
+  layout->time = FieldSlot{offset, 6};
+  layout->thread = FieldSlot{offset + 6, 3};
+}
+
+void PlaceColumn(const std::string& mnemonic, FieldSlot slot, RowLayout* layout) {
+  layout->columns.emplace(mnemonic, slot);
+}
+
+}  // namespace
+
+Result<RowLayout> LayoutRow(const StoreSchema& schema,
+                            const std::optional<StoreDescriptor>& descriptor, uint32_t row_size) {
+  RowLayout layout;
+  layout.row_size = row_size;
+  size_t offset = 0;
+  if (descriptor) {
+    for (const DescriptorField& field : descriptor->fields) {
+      if (field.type == kFieldTimeAndCategory) {
+        PlaceTopology(offset, &layout);
+        offset += kTopologySize;
+      } else if (field.type == kFieldU32 || field.type == kFieldU64) {
+        size_t width = field.type == kFieldU32 ? 4 : 8;
+        PlaceColumn(field.name, FieldSlot{offset, width}, &layout);
+        offset += width;
+      } else {
+        return Status(ErrorCode::kBundleUnsupported,
+                      "the " + schema.name + " table's field \"" + field.name + "\" has type " +
+                          std::to_string(field.type) + ", which this version does not read");
+      }
+    }
+  } else {
+    // Instruments 8 has no descriptor: the topology, then the other columns.
+    PlaceTopology(0, &layout);
+    offset = kTopologySize;
+    for (const StoreColumn& column : schema.columns) {
+      if (!column.topology_field.empty()) continue;
+      size_t width = column.engineering_type == "XRTimeSampleWeightTypeID" ? 8 : 4;
+      PlaceColumn(column.mnemonic, FieldSlot{offset, width}, &layout);
+      offset += width;
+    }
+  }
+  if (offset != row_size) {
+    return Status(ErrorCode::kBundleUnsupported,
+                  "the " + schema.name + " table's fields take " + std::to_string(offset) +
+                      " bytes, but its rows are " + std::to_string(row_size) +
+                      " bytes: a row layout this version does not know");
+  }
+  if (layout.time.width == 0 || layout.thread.width == 0) {
+    return Status(ErrorCode::kBundleUnsupported,
+                  "the " + schema.name + " table's rows have no time and thread topology");
+  }
+  return layout;
+}
+
+Result<BulkStore> BulkStore::Open(SharedBytes bytes) {
+  ByteReader reader(ByteSpan(bytes->data(), bytes->size()));
+  auto magic = reader.ReadU32Le();
+  if (!magic.ok()) return magic.status();
+  if (*magic != kBulkStoreMagic) {
+    return Status(ErrorCode::kBundleCorrupt, "bulkstore has no 0x12340A0A magic").WithOffset(0);
+  }
+  RETURN_IF_ERROR(reader.Seek(kDataStartOffset));
+  auto data_start = reader.ReadU32Le();
+  if (!data_start.ok()) return data_start.status();
+  auto row_size = reader.ReadU32Le();
+  if (!row_size.ok()) return row_size.status();
+  if (*row_size == 0 || *row_size > kMaxRowSize) {
+    return Status(ErrorCode::kBundleCorrupt,
+                  "bulkstore rows of " + std::to_string(*row_size) + " bytes")
+        .WithOffset(kRowSizeOffset);
+  }
+  if (*data_start > bytes->size()) {
+    return Status(ErrorCode::kBundleCorrupt, "bulkstore rows start past its end")
+        .WithOffset(kDataStartOffset);
+  }
+  uint64_t row_count = (bytes->size() - *data_start) / *row_size;
+  return BulkStore(std::move(bytes), *data_start, *row_size, row_count);
+}
+
+ByteSpan BulkStore::Row(uint64_t row) const {
+  return ByteSpan(bytes_->data() + row_offset(row), row_size_);
+}
+
+bool BulkStore::IsPadding(uint64_t row) const {
+  ByteSpan bytes = Row(row);
+  return std::all_of(bytes.data(), bytes.data() + bytes.size(), [](uint8_t b) { return b == 0; });
+}
+
+}  // namespace instrumentscope::trace_bundle

@@ -1,0 +1,99 @@
+// A table store of a run (core/stores/indexed-store-N): its schema.xml (the
+// table's name and columns), its bulkstore (fixed-size rows after a header)
+// and, from Instruments 9 on, its bulkstore_descriptor (the row's fields).
+// See FORMAT.md for the layouts and the versions seen.
+#ifndef INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_STORE_H_
+#define INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_STORE_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/byte_span.h"
+#include "base/status.h"
+#include "container/file_tree.h"
+#include "container/keyed_archive.h"
+
+namespace instrumentscope::trace_bundle {
+
+struct StoreColumn {
+  std::string mnemonic;          // "time", "thread", "weight", "stack"…
+  std::string engineering_type;  // "XRSampleTimestampTypeID"…
+  std::string topology_field;    // set for the columns the row's topology holds
+};
+
+struct StoreSchema {
+  std::string name;  // "time-profile", "thread-name", "kdebug"…
+  std::vector<StoreColumn> columns;
+};
+
+Result<StoreSchema> ParseStoreSchema(ByteSpan xml);
+
+// One field of a row: where it sits and how wide it is (0: absent).
+struct FieldSlot {
+  size_t offset = 0;
+  size_t width = 0;
+};
+
+// Where the fields of a row are: the topology's time and thread (its
+// category), and the other columns by mnemonic.
+struct RowLayout {
+  size_t row_size = 0;
+  FieldSlot time;
+  FieldSlot thread;
+  std::map<std::string, FieldSlot, std::less<>> columns;
+
+  FieldSlot Column(std::string_view mnemonic) const {
+    auto entry = columns.find(mnemonic);
+    return entry == columns.end() ? FieldSlot{} : entry->second;
+  }
+};
+
+struct DescriptorField {
+  std::string name;  // the column's mnemonic, or "topology"
+  int64_t index = 0;
+  int64_t type = 0;
+};
+
+struct StoreDescriptor {
+  int64_t max_event_size = 0;
+  std::vector<DescriptorField> fields;
+};
+
+Result<StoreDescriptor> ReadDescriptor(const KeyedArchive& archive);
+
+// The layout from the descriptor's fields; without a descriptor (Instruments
+// 8), from the schema: a 9-byte topology, then 8 bytes for weights and 4 for
+// every other column. Either way it must add up to the bulkstore's row size.
+Result<RowLayout> LayoutRow(const StoreSchema& schema,
+                            const std::optional<StoreDescriptor>& descriptor, uint32_t row_size);
+
+class BulkStore {
+ public:
+  static Result<BulkStore> Open(SharedBytes bytes);
+
+  uint32_t row_size() const { return row_size_; }
+  uint64_t row_count() const { return row_count_; }
+  uint64_t row_offset(uint64_t row) const { return data_start_ + row * row_size_; }
+  ByteSpan Row(uint64_t row) const;
+  // Rows of zeros pad the store's chunks: they are no events.
+  bool IsPadding(uint64_t row) const;
+
+ private:
+  BulkStore(SharedBytes bytes, uint64_t data_start, uint32_t row_size, uint64_t row_count)
+      : bytes_(std::move(bytes)),
+        data_start_(data_start),
+        row_size_(row_size),
+        row_count_(row_count) {}
+
+  SharedBytes bytes_;
+  uint64_t data_start_;
+  uint32_t row_size_;
+  uint64_t row_count_;
+};
+
+}  // namespace instrumentscope::trace_bundle
+
+#endif  // INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_STORE_H_

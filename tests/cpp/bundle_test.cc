@@ -1,0 +1,275 @@
+// .trace bundles of Instruments 8.3.3 to 10.x (and 11.4.1, whose layout is
+// the same) against speedscope's own import of them and against the corpus.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "base/text.h"
+#include "container/file_tree.h"
+#include "import/import.h"
+#include "speedscope/writer.h"
+#include "test_support.h"
+
+namespace instrumentscope {
+namespace {
+
+using testing::CorpusFileOrSkip;
+using testing::ReadFile;
+using testing::StackText;
+
+constexpr const char* kSpeedscopeSamples = "jlfwong__speedscope/sample/profiles/Instruments/";
+
+// The stacks of speedscope's snapshot "importFromInstrumentsTrace Instruments
+// <version> 1": root first, in time order, consecutive repeats merged.
+std::vector<std::string> SnapshotStacks(const std::string& snapshot, const std::string& version) {
+  std::string key = "exports[`importFromInstrumentsTrace Instruments " + version + " 1`]";
+  size_t start = snapshot.find("\"stacks\": [", snapshot.find(key));
+  size_t end = snapshot.find("\n  ],", start);
+  REQUIRE(start != std::string::npos);
+  std::istringstream lines(snapshot.substr(start + 11, end - start - 11));
+  std::vector<std::string> stacks;
+  for (std::string line; std::getline(lines, line);) {
+    size_t quote = line.find('"');
+    if (quote == std::string::npos) continue;
+    size_t close = line.rfind('"');
+    // A JSON string: "<stack> <duration>".
+    std::string entry =
+        nlohmann::json::parse(line.substr(quote, close - quote + 1)).get<std::string>();
+    std::string stack = entry.substr(0, entry.rfind(' '));
+    if (!stack.empty()) stacks.push_back(stack);
+  }
+  return stacks;
+}
+
+std::vector<std::string> Split(const std::string& stack) {
+  std::vector<std::string> frames;
+  std::istringstream parts(stack);
+  for (std::string frame; std::getline(parts, frame, ';');) frames.push_back(frame);
+  return frames;
+}
+
+TEST_CASE("speedscope's import of the 8.3.3, 9.3.1 and 10.0 bundles is reproduced") {
+  auto snapshot_path =
+      CorpusFileOrSkip("jlfwong__speedscope/src/import/__snapshots__/instruments.test.ts.snap");
+  if (!snapshot_path) return;
+  std::vector<uint8_t> snapshot_bytes = ReadFile(*snapshot_path);
+  std::string snapshot(snapshot_bytes.begin(), snapshot_bytes.end());
+  // speedscope skips the last symbol of each process (a defect), so it prints
+  // these functions as addresses; everything else must match exactly.
+  const std::map<std::string, std::pair<size_t, std::string>> cases = {
+      {"8.3.3", {5, "mach_vm_deallocate"}},
+      {"9.3.1", {1, "ImageLoaderMachO::doModInitFunctions(ImageLoader::LinkContext const&)"}},
+      {"10.0",
+       {1,
+        "TSFNTFont::GetName(unsigned short, unsigned short, unsigned short, unsigned short) "
+        "const"}},
+  };
+  const std::regex padded_address("0x[0-9a-f]{16}");
+  for (const auto& [version, named] : cases) {
+    DYNAMIC_SECTION(version) {
+      std::vector<std::string> expected = SnapshotStacks(snapshot, version);
+      auto group = testing::ImportBytes(ReadFile(*CorpusFileOrSkip(
+          std::string(kSpeedscopeSamples) + version + "/simple-time-profile.trace.zip")));
+      INFO(group.status().ToString());
+      REQUIRE(group.ok());
+      const Profile& busiest = group->profiles[group->active_profile_index];
+      CHECK(StartsWith(busiest.name, "Main Thread 0x"));
+
+      // speedscope weighs a sample by the gap before it, so the first sample
+      // weighs nothing and is missing from its dump.
+      std::vector<std::string> actual;
+      bool first = true;
+      for (StackId stack : busiest.samples) {
+        if (stack == kEmptyStack) continue;
+        if (first) {
+          first = false;
+          continue;
+        }
+        std::string text = StackText(*group, stack);
+        if (actual.empty() || actual.back() != text) actual.push_back(text);
+      }
+      REQUIRE(actual.size() == expected.size());
+      REQUIRE(actual.size() > 90);
+
+      size_t named_here = 0;
+      for (size_t i = 0; i < actual.size(); ++i) {
+        std::vector<std::string> want = Split(expected[i]);
+        // speedscope prints the "no address" slot 0xffff…fe as 0x1000…0 (a
+        // rounding defect); it is no frame.
+        want.erase(std::remove(want.begin(), want.end(), "0x10000000000000000"), want.end());
+        std::vector<std::string> got = Split(actual[i]);
+        INFO("stack " << i << "\n  speedscope: " << expected[i] << "\n  ours:       " << actual[i]);
+        REQUIRE(got.size() == want.size());
+        for (size_t f = 0; f < got.size(); ++f) {
+          if (got[f] == want[f]) continue;
+          REQUIRE(std::regex_match(want[f], padded_address));
+          if (StartsWith(got[f], "0x")) {
+            CHECK(std::stoull(got[f], nullptr, 16) == std::stoull(want[f], nullptr, 16));
+          } else {
+            CHECK(got[f] == named.second);
+            ++named_here;
+          }
+        }
+      }
+      CHECK(named_here == named.first);
+    }
+  }
+}
+
+struct Expectation {
+  std::string input;
+  ErrorCode code = ErrorCode::kOk;  // kOk: imports
+  size_t profiles = 0;
+  std::string active;   // name of the active profile
+  std::string warning;  // a warning code expected
+};
+
+Result<ProfileGroup> ImportCorpusInput(const std::string& path) {
+  if (std::filesystem::is_directory(path)) return testing::ImportFolder(path);
+  return testing::ImportBytes(ReadFile(path));
+}
+
+TEST_CASE("Every bundle in the corpus imports, or says why it cannot") {
+  const std::vector<Expectation> expectations = {
+      {"jlfwong__speedscope/sample/profiles/Instruments/8.3.3/simple-time-profile.trace.zip",
+       ErrorCode::kOk, 1, "Main Thread 0x3c1feee — simple (pid 26200)", ""},
+      {"jlfwong__speedscope/sample/profiles/Instruments/9.3.1/simple-time-profile.trace.zip",
+       ErrorCode::kOk, 1, "Main Thread 0x5a2eb — simple (pid 44723)", ""},
+      {"jlfwong__speedscope/sample/profiles/Instruments/10.0/simple-time-profile.trace.zip",
+       ErrorCode::kOk, 6, "Main Thread 0x1cdacb — demo.app (pid 6532)", ""},
+      {"axe-org__TraceUtility/TestBlock/Instruments.trace", ErrorCode::kOk, 5,
+       "Main Thread 0x298692 — TestBlock.app (pid 7946)", ""},
+      {"IvanCaldwell__ios-astronomy-performance/Instruments.trace", ErrorCode::kOk, 109,
+       "Main Thread 0x1b40f8 — pid 55564 — run 1", "NO_FORM_TEMPLATE"},
+      {"MulliganKyle__Thesis-EvaluationTool/Instruments4.trace", ErrorCode::kOk, 7963,
+       "Thread 0x28791d — pid 2235", "NO_FORM_TEMPLATE"},  // a thread per task
+      {"Ricks__Strux/Instruments.trace", ErrorCode::kOk, 10,
+       "_dispatch_worker_thread2 0x461f64 — StruxMacApp.app (pid 18689)", ""},
+      {"jlfwong__speedscope/sample/profiles/Instruments/8.3.3/simple-allocations.trace.zip",
+       ErrorCode::kBundleNoSamples},
+      {"jlfwong__speedscope/sample/profiles/Instruments/9.3.1/random-allocations.trace.zip",
+       ErrorCode::kBundleNoSamples},
+      {"jlfwong__speedscope/sample/profiles/Instruments/7.3.1/random-allocations.trace.zip",
+       ErrorCode::kBundleNoSamples},
+      {"jlfwong__speedscope/sample/cpp/allocations.trace", ErrorCode::kBundleNoSamples},
+      {"EricSlick__hello_world_utility/Instruments.trace", ErrorCode::kBundleNoSamples},
+      {"nishadchenicheri__MemoryIssues/Instruments1.trace", ErrorCode::kBundleNoSamples},
+      {"OSzhou__XCTraceParser/trace/yuan_whole_class.trace", ErrorCode::kBundleNoSamples},
+      // Later issues: legacy sampler data, counters tables, modern row layouts.
+      {"jlfwong__speedscope/sample/profiles/Instruments/7.3.1/simple-time-profile.trace.zip",
+       ErrorCode::kBundleUnsupported},
+      {"jlfwong__speedscope/sample/cpp/timeprofile.trace", ErrorCode::kBundleUnsupported},
+      {"MulliganKyle__Thesis-EvaluationTool/Instruments2.trace", ErrorCode::kBundleUnsupported},
+      {"MulliganKyle__Thesis-EvaluationTool/Instruments3.trace", ErrorCode::kBundleUnsupported},
+      {"zapko__Tiles/Instruments3.trace", ErrorCode::kBundleUnsupported},
+      {"nealsid__emacs-module-wrapper-template/Instruments.trace", ErrorCode::kBundleUnsupported},
+      {"shadi-gamal__uniprof/tests/fixtures/test-simple.trace.zip", ErrorCode::kBundleUnsupported},
+  };
+  for (const Expectation& expected : expectations) {
+    auto path = CorpusFileOrSkip(expected.input);
+    if (!path) return;
+    INFO(expected.input);
+    auto group = ImportCorpusInput(*path);
+    INFO(group.status().ToString());
+    if (expected.code != ErrorCode::kOk) {
+      CHECK(group.status().code() == expected.code);
+      continue;
+    }
+    REQUIRE(group.ok());
+    if (expected.profiles) CHECK(group->profiles.size() == expected.profiles);
+    if (!expected.active.empty()) {
+      CHECK(group->profiles[group->active_profile_index].name == expected.active);
+    }
+    bool warned = expected.warning.empty();
+    for (const Warning& warning : group->warnings)
+      warned = warned || warning.code == expected.warning;
+    CHECK(warned);
+  }
+}
+
+TEST_CASE("Bundles without CPU samples name their instruments") {
+  auto path =
+      CorpusFileOrSkip(std::string(kSpeedscopeSamples) + "8.3.3/simple-allocations.trace.zip");
+  if (!path) return;
+  Status status = testing::ImportBytes(ReadFile(*path)).status();
+  CHECK(status.code() == ErrorCode::kBundleNoSamples);
+  CHECK(status.message().find("Allocations, VM Tracker") != std::string::npos);
+
+  auto legacy =
+      CorpusFileOrSkip(std::string(kSpeedscopeSamples) + "7.3.1/simple-time-profile.trace.zip");
+  status = testing::ImportBytes(ReadFile(*legacy)).status();
+  CHECK(status.message().find("sampler.data") != std::string::npos);
+}
+
+TEST_CASE("A run with data only in run 2, and runs picked by number") {
+  auto path = CorpusFileOrSkip("axe-org__TraceUtility/TestBlock/Instruments.trace");
+  if (!path) return;
+  auto group = testing::ImportFolder(*path);
+  REQUIRE(group.ok());
+  for (const Profile& profile : group->profiles) CHECK(profile.run == 2);
+  // Symbols from form.template, file and line included.
+  bool has_source = std::any_of(group->frames.begin(), group->frames.end(),
+                                [](const Frame& frame) { return frame.line.has_value(); });
+  CHECK(has_source);
+
+  ImportOptions run1;
+  run1.run = 1;
+  Status missing = testing::ImportFolder(*path, run1).status();
+  CHECK(missing.code() == ErrorCode::kRunNotFound);
+  CHECK(missing.message() == "this recording has no run 1; it has runs 2");
+}
+
+TEST_CASE("Four runs without a form.template: every run, addresses as names") {
+  auto path = CorpusFileOrSkip("IvanCaldwell__ios-astronomy-performance/Instruments.trace");
+  if (!path) return;
+  auto group = testing::ImportFolder(*path);
+  REQUIRE(group.ok());
+  std::set<uint32_t> runs;
+  for (const Profile& profile : group->profiles) runs.insert(profile.run);
+  CHECK(runs == std::set<uint32_t>{1, 2, 3, 4});
+  CHECK(group->profiles[group->active_profile_index].run == 1);
+  for (const Frame& frame : group->frames) CHECK(StartsWith(frame.name, "0x"));
+
+  ImportOptions run3;
+  run3.run = 3;
+  auto third = testing::ImportFolder(*path, run3);
+  REQUIRE(third.ok());
+  for (const Profile& profile : third->profiles) CHECK(profile.run == 3);
+  CHECK(third->profiles[third->active_profile_index].name.find(" — run") == std::string::npos);
+}
+
+TEST_CASE("A bundle zipped and the same bundle as a folder give one profile") {
+  auto path =
+      CorpusFileOrSkip(std::string(kSpeedscopeSamples) + "9.3.1/simple-time-profile.trace.zip");
+  if (!path) return;
+  std::vector<uint8_t> zip_bytes = ReadFile(*path);
+  ImportOptions options;
+  options.name = "simple-time-profile.trace.zip";
+  auto from_zip = testing::ImportBytes(zip_bytes, options);
+  REQUIRE(from_zip.ok());
+
+  // The zip's members handed over as a folder's files, with the junk.
+  auto archive = std::make_shared<const std::vector<uint8_t>>(zip_bytes);
+  auto tree = ZipTree::Open(archive, Limits{});
+  REQUIRE(tree.ok());
+  Import import(options);
+  for (const std::string& member : (*tree)->paths()) {
+    auto bytes = (*tree)->Read(member);
+    REQUIRE(bytes.ok());
+    REQUIRE(
+        import.AddFile(member, Import::WantsFile(member) ? **bytes : std::vector<uint8_t>{}).ok());
+  }
+  auto from_folder = import.Finish();
+  REQUIRE(from_folder.ok());
+  std::ostringstream a, b;
+  speedscope::WriteJson(*from_zip, a);
+  speedscope::WriteJson(*from_folder, b);
+  CHECK(a.str() == b.str());
+}
+
+}  // namespace
+}  // namespace instrumentscope
