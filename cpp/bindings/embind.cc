@@ -106,6 +106,22 @@ val FeedImport(int session, uintptr_t address, size_t size) {
   return status.ok() ? val::null() : ErrorValue(status);
 }
 
+// Adds one file of a folder (a .trace bundle) to the session: `size` bytes
+// at wasm address `address`, copied. Returns null or {error}.
+val AddImportFile(int session, const std::string& path, uintptr_t address, size_t size) {
+  auto entry = Sessions().find(session);
+  if (entry == Sessions().end())
+    return InvalidArgument("no import session " + std::to_string(session));
+  const uint8_t* bytes = reinterpret_cast<const uint8_t*>(address);
+  Status status = entry->second->AddFile(path, std::vector<uint8_t>(bytes, bytes + size));
+  return status.ok() ? val::null() : ErrorValue(status);
+}
+
+// Whether the importer reads this file of a folder; others may be added empty.
+bool WantsFile(const std::string& path) {
+  return Import::WantsFile(path);
+}
+
 val ProgressValue(const ImportProgress& progress) {
   val result = val::object();
   result.set("stage", std::string(ImportStageName(progress.stage)));
@@ -169,6 +185,8 @@ std::string VersionString() {
 EMSCRIPTEN_BINDINGS(instrumentscope) {
   emscripten::function("beginImport", &instrumentscope::BeginImport);
   emscripten::function("feedImport", &instrumentscope::FeedImport);
+  emscripten::function("addImportFile", &instrumentscope::AddImportFile);
+  emscripten::function("wantsFile", &instrumentscope::WantsFile);
   emscripten::function("importProgress", &instrumentscope::ImportProgressOf);
   emscripten::function("finishImport", &instrumentscope::FinishImport);
   emscripten::function("cancelImport", &instrumentscope::CancelImport);

@@ -128,11 +128,6 @@ struct Expectation {
   std::string warning;  // a warning code expected
 };
 
-Result<ProfileGroup> ImportCorpusInput(const std::string& path) {
-  if (std::filesystem::is_directory(path)) return testing::ImportFolder(path);
-  return testing::ImportBytes(ReadFile(path));
-}
-
 TEST_CASE("Every bundle in the corpus imports, or says why it cannot") {
   const std::vector<Expectation> expectations = {
       {"jlfwong__speedscope/sample/profiles/Instruments/8.3.3/simple-time-profile.trace.zip",
@@ -173,7 +168,7 @@ TEST_CASE("Every bundle in the corpus imports, or says why it cannot") {
     auto path = CorpusFileOrSkip(expected.input);
     if (!path) return;
     INFO(expected.input);
-    auto group = ImportCorpusInput(*path);
+    auto group = testing::ImportPath(*path);
     INFO(group.status().ToString());
     if (expected.code != ErrorCode::kOk) {
       CHECK(group.status().code() == expected.code);

@@ -77,6 +77,12 @@ Result<ProfileGroup> ImportFolder(const std::string& folder, ImportOptions optio
   return import.Finish();
 }
 
+Result<ProfileGroup> ImportPath(const std::string& path, ImportOptions options) {
+  options.name = std::filesystem::path(path).filename().string();
+  if (std::filesystem::is_directory(path)) return ImportFolder(path, std::move(options));
+  return ImportBytes(ReadFile(path), std::move(options));
+}
+
 std::vector<uint8_t> Gzip(const std::vector<uint8_t>& bytes) {
   z_stream stream{};
   REQUIRE(deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,

@@ -31,6 +31,8 @@ Result<ProfileGroup> ImportText(const std::string& text, ImportOptions options =
 
 // Hands a folder's files to a full Import, as the CLI does.
 Result<ProfileGroup> ImportFolder(const std::string& folder, ImportOptions options = {});
+// A file or a folder, named by its last path component.
+Result<ProfileGroup> ImportPath(const std::string& path, ImportOptions options = {});
 
 std::vector<uint8_t> Gzip(const std::vector<uint8_t>& bytes);
 

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 
 import { ImportError, importTrace, importTraceWithSummary } from 'instrumentscope';
 
-import { CORPUS_SKIP, JMH, ROOT, UNIPROF_EXPORT, corpusFile, packageVersion } from './support.js';
+import { CORPUS_SKIP, JMH, ROOT, UNIPROF_EXPORT, corpusFile, folderFiles, packageVersion } from './support.js';
 
 const CONTROL = join(ROOT, 'tests/malformed/valid-control.xml');
 
@@ -168,10 +168,36 @@ test('a core that stops (out of wasm memory) gives an ImportError, not a raw Run
     },
   };
   const chunks = (async function* () { yield new Uint8Array(16); })();
-  await assert.rejects(runImport(stopped, chunks, {}), (error) => {
+  await assert.rejects(runImport(stopped, { chunks }, {}), (error) => {
     assert.ok(error instanceof ImportError);
     assert.equal(error.code, 'LIMIT_EXCEEDED');
     assert.match(error.message, /Aborted\(\).*4 GB/);
     return true;
   });
+});
+
+test('a .trace folder as a list of files: only the files the importer needs are read', { skip: CORPUS_SKIP }, async () => {
+  const folder = corpusFile('axe-org__TraceUtility/TestBlock/Instruments.trace');
+  const files = await folderFiles(folder);
+  let unread = 0;
+  // As dropped on a page: under the folder's name. Files the importer has no
+  // use for (UI state, per-instrument archives, scratch copies) must stay unread.
+  const guarded = files.map(({ path, data }) => {
+    if (!/corespace\/run\d+\/core\/(stores|uniquing)\/|form\.template$/.test(path)) {
+      unread += 1;
+      data = new Blob([]);
+      data.arrayBuffer = () => Promise.reject(new Error(`${path} was read`));
+    }
+    return { path: `Instruments.trace/${path}`, data };
+  });
+  assert.ok(unread > 10);
+  const events = [];
+  const file = await importTrace(guarded, { onProgress: (event) => events.push(event) });
+  assert.equal(file.name, 'Instruments.trace');
+  assert.equal(file.profiles[file.activeProfileIndex].name, 'Main Thread 0x298692 — TestBlock.app (pid 7946)');
+  assert.equal(events.at(-1).bytesRead, events.at(-1).bytesTotal);
+
+  const zipped = readFileSync(corpusFile('jlfwong__speedscope/sample/profiles/Instruments/10.0/simple-time-profile.trace.zip'));
+  const fromBytes = await importTrace(zipped, { name: 'x' });
+  assert.equal(fromBytes.profiles.length, 6);
 });

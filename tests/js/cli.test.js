@@ -36,8 +36,8 @@ test('--list shows runs, tables, processes and threads with sample counts', { sk
   const lines = stdout.trimEnd().split('\n');
   assert.deepEqual(lines.slice(0, 4), [
     'Run 1',
-    '  table time-profile: 105 rows (CPU samples)',
-    '    process java (pid 23369): 105 samples',
+    '  table time-profile: 105 rows of CPU samples',
+    '    process java (pid 23369): 105 samples, 10 threads',
     '      ThreadJavaMain 0xe787e: 55 samples  [busiest]',
   ]);
   assert.equal(lines.length, 13);
@@ -82,4 +82,21 @@ test('--run picks a run or names the ones there are', async () => {
   const missing = await run(control, '--run', '2');
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /RUN_NOT_FOUND: this export has no run 2; it has run 1/);
+});
+
+test('a .trace folder and a zipped bundle, with --list and --run', { skip: CORPUS_SKIP }, async () => {
+  const folder = corpusFile('IvanCaldwell__ios-astronomy-performance/Instruments.trace/');
+  const list = await run(folder, '--list', '--run', '2');
+  assert.equal(list.code, 0, list.stderr);
+  assert.match(list.stdout, /^Run 2\n  table time-profile: 253,393 rows of CPU samples\n    process pid 56770: 253,393 samples, 36 threads\n/);
+  assert.doesNotMatch(list.stdout, /Run 1/);
+  assert.match(list.stdout, /warning: the bundle has no form\.template/);
+
+  const zipped = corpusFile('jlfwong__speedscope/sample/profiles/Instruments/9.3.1/simple-time-profile.trace.zip');
+  const golden = readFileSync(join(ROOT, 'tests/golden/trace_bundle/speedscope-9.3.1-simple-time-profile.speedscope.json'), 'utf8');
+  assert.equal((await run(zipped)).stdout, golden);
+
+  const allocations = await run(corpusFile('jlfwong__speedscope/sample/profiles/Instruments/8.3.3/simple-allocations.trace.zip'));
+  assert.equal(allocations.code, 1);
+  assert.match(allocations.stderr, /BUNDLE_NO_SAMPLES: .*its instruments: Allocations, VM Tracker/);
 });

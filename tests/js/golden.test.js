@@ -1,26 +1,51 @@
 // The wasm core behind the JS facade gives exactly the golden outputs that the
 // native build gives (tests/golden), and every one is a valid speedscope file.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
+import { crc32 } from 'node:zlib';
 
-import { importTrace, serializeSpeedscope } from 'instrumentscope';
+import { importTraceWithSummary, serializeSpeedscope } from 'instrumentscope';
 
-import { CORPUS_SKIP, ROOT, assertSpeedscopeSchema, corpusFile, readJson } from './support.js';
+import { CORPUS_SKIP, ROOT, assertSpeedscopeSchema, corpusFile, folderFiles, readJson } from './support.js';
 
 const manifest = readJson(join(ROOT, 'tests/golden/manifest.json'));
+const SUMMARY_PROFILES = 20;  // as in tests/cpp/golden_test.cc
+
+async function importCorpus(entry) {
+  const path = corpusFile(entry.input);
+  const input = statSync(path).isDirectory() ? await folderFiles(path) : readFileSync(path);
+  return importTraceWithSummary(input, { name: basename(path), ...entry.options });
+}
+
+function summaryGolden(file, summary, json) {
+  const busiest = [...summary.profiles].sort((a, b) => b.sampleCount - a.sampleCount);
+  return {
+    name: summary.name,
+    activeProfile: summary.profiles[summary.activeProfileIndex].name,
+    profileCount: summary.profiles.length,
+    sampleCount: summary.profiles.reduce((sum, profile) => sum + profile.sampleCount, 0),
+    busiestProfiles: busiest.slice(0, SUMMARY_PROFILES),
+    tables: summary.tables,
+    warnings: summary.warnings,
+    speedscopeJson: { bytes: Buffer.byteLength(json), crc32: crc32(json) },
+  };
+}
 
 for (const entry of manifest.cases) {
   test(`golden: ${entry.name}`, { skip: CORPUS_SKIP }, async () => {
-    const bytes = readFileSync(corpusFile(entry.input));
-    const file = await importTrace(bytes, { name: basename(entry.input), ...entry.options });
-    const goldenPath = join(ROOT, 'tests/golden', entry.format, `${entry.name}.speedscope.json`);
-    const goldenText = readFileSync(goldenPath, 'utf8');
-    assert.deepEqual(file, JSON.parse(goldenText));
-    assert.equal([...serializeSpeedscope(file)].join(''), goldenText);
+    const { file, summary } = await importCorpus(entry);
+    const json = [...serializeSpeedscope(file)].join('');
+    const base = join(ROOT, 'tests/golden', entry.format, entry.name);
+    if (entry.golden === 'summary') {
+      assert.deepEqual(summaryGolden(file, summary, json), readJson(`${base}.summary.json`));
+    } else {
+      const golden = readFileSync(`${base}.speedscope.json`, 'utf8');
+      assert.deepEqual(file, JSON.parse(golden));
+      assert.equal(json, golden);
+    }
     assertSpeedscopeSchema(file);
-
     for (const profile of file.profiles) {
       assert.equal(profile.samples.length, profile.weights.length);
       const total = profile.weights.reduce((sum, weight) => sum + weight, 0);

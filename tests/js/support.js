@@ -1,5 +1,6 @@
 // Shared helpers for the JS tests: paths, the corpus, speedscope's schema.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, openAsBlob, readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -16,6 +17,18 @@ export const UNIPROF_EXPORT = 'shadi-gamal__uniprof/tests/fixtures/test-simple-e
 
 export function corpusFile(relative) {
   return join(CORPUS, relative);
+}
+
+/** A folder as the API takes it: [{path, data: Blob}], paths inside the folder. */
+export async function folderFiles(folder) {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  const files = [];
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const full = join(entry.parentPath ?? entry.path, entry.name);
+    files.push({ path: full.slice(folder.length + 1), data: await openAsBlob(full) });
+  }
+  return files;
 }
 
 export function readJson(path) {

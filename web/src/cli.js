@@ -3,9 +3,9 @@
 // Converts an xctrace export (XML, or XML.gz) to a speedscope file, running the
 // same WebAssembly core as the browser.
 
-import { createReadStream } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { createReadStream, openAsBlob } from 'node:fs';
+import { open, readFile, readdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { ImportError, importTraceWithSummary, serializeSpeedscope } from './node.js';
@@ -13,8 +13,9 @@ import { ImportError, importTraceWithSummary, serializeSpeedscope } from './node
 const USAGE = `usage: instrumentscope INPUT [-o OUT.json] [--run N]
        instrumentscope INPUT --list [--run N]
 
-Converts an Instruments recording exported with \`xctrace export\` (XML, plain
-or gzip-compressed) to a speedscope profile (https://www.speedscope.app).
+Converts an Instruments recording to a speedscope profile
+(https://www.speedscope.app). INPUT is a .trace bundle (a folder, or a zip of
+one; Instruments 8.3.3 to 11) or an \`xctrace export\` (XML, plain or gzipped).
 
   -o, --output FILE  write the profile to FILE instead of standard output
       --run N        import only run N of the recording
@@ -67,9 +68,9 @@ function formatList(summary) {
   const runs = [...new Set(summary.tables.map((table) => table.run))].sort((a, b) => a - b);
   for (const run of runs) {
     lines.push(`Run ${run}`);
-    for (const table of summary.tables.filter((t) => t.run === run)) {
-      const kind = table.cpuSamples ? 'CPU samples' : 'not read';
-      lines.push(`  table ${table.schema}: ${count(table.rows, 'row')} (${kind})`);
+    const tables = summary.tables.filter((table) => table.run === run);
+    for (const table of tables.filter((t) => t.cpuSamples)) {
+      lines.push(`  table ${table.schema}: ${count(table.rows, 'row')} of CPU samples`);
       const profiles = summary.profiles
         .map((profile, index) => ({ ...profile, index }))
         .filter((profile) => profile.run === run && profile.table === table.schema);
@@ -82,14 +83,23 @@ function formatList(summary) {
       for (const threads of processes.values()) {
         const { processName, pid } = threads[0];
         const total = threads.reduce((sum, thread) => sum + thread.sampleCount, 0);
-        const label = pid === null ? processName || 'unknown process' : `${processName} (pid ${pid})`;
-        lines.push(`    process ${label}: ${count(total, 'sample')}`);
+        const label = pid === null ? processName || 'unknown process' : `${processName || 'pid'} ${processName ? `(pid ${pid})` : pid}`;
+        lines.push(`    process ${label}: ${count(total, 'sample')}, ${count(threads.length, 'thread')}`);
         threads.sort((a, b) => b.sampleCount - a.sampleCount);
         for (const thread of threads) {
           const active = thread.index === summary.activeProfileIndex ? '  [busiest]' : '';
           lines.push(`      ${thread.threadName}: ${count(thread.sampleCount, 'sample')}${active}`);
         }
       }
+    }
+    // Tables that hold no CPU samples: named, not read.
+    const others = new Map();
+    for (const table of tables.filter((t) => !t.cpuSamples)) {
+      others.set(table.schema, (others.get(table.schema) ?? 0) + table.rows);
+    }
+    if (others.size) {
+      const names = [...others].map(([schema, rows]) => `${schema} (${count(rows, 'row')})`);
+      lines.push(`  other tables (not read): ${names.join(', ')}`);
     }
   }
   for (const warning of summary.warnings) lines.push(`warning: ${warning.message}`);
@@ -101,6 +111,18 @@ process.stdout.on('error', (error) => {
   if (error.code === 'EPIPE') process.exit(0);
   fail(`cannot write the output: ${error.message}`);
 });
+
+// A folder's files, each read only if the importer asks for it.
+async function folderFiles(folder) {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  const files = [];
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const full = join(entry.parentPath ?? entry.path, entry.name);
+    files.push({ path: full.slice(folder.replace(/\/+$/, '').length + 1), data: await openAsBlob(full) });
+  }
+  return files;
+}
 
 async function writePieces(pieces, path) {
   if (!path) {
@@ -144,21 +166,22 @@ async function main() {
     if (!Number.isInteger(run) || run < 1) fail(`--run expects a positive integer, not "${values.run}"`, 2);
   }
 
-  let size;
+  let info;
   try {
-    const info = await stat(inputPath);
-    if (info.isDirectory()) fail(`${inputPath}: is a folder; this version reads xctrace exports (XML)`);
-    size = info.size;
+    info = await stat(inputPath);
   } catch (error) {
     fail(`${inputPath}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
   }
 
   let result;
   try {
-    result = await importTraceWithSummary(createReadStream(inputPath, { highWaterMark: 4 << 20 }), {
-      name: basename(inputPath),
+    const input = info.isDirectory()
+      ? await folderFiles(inputPath)
+      : createReadStream(inputPath, { highWaterMark: 4 << 20 });
+    result = await importTraceWithSummary(input, {
+      name: basename(inputPath.replace(/\/+$/, '')),
       run,
-      onProgress: progressPrinter(size),
+      onProgress: progressPrinter(info.isDirectory() ? undefined : info.size),
     });
   } catch (error) {
     if (!(error instanceof ImportError)) throw error;

@@ -4,6 +4,7 @@
 
 import createInstrumentscopeCore from '../dist/instrumentscope-core.js';
 import { ImportError, abortError } from './errors.js';
+import { dataSize, readData } from './input.js';
 
 const DEFAULT_WASM_URL = new URL('../dist/instrumentscope-core.wasm', import.meta.url);
 
@@ -66,18 +67,22 @@ function call(core, method, ...args) {
 }
 
 /**
- * Feeds `chunks` to a new session and returns the core's result.
+ * Feeds an input to a new session and returns the core's result. The input is
+ * either a stream of bytes ({chunks}) or a folder's files ({files}: [{path,
+ * data}]), of which only those the core wants are read.
  * @param core the loaded module
- * @param {AsyncIterable<Uint8Array>} chunks
+ * @param {{chunks?: AsyncIterable<Uint8Array>, files?: Array<{path: string, data: any}>}} input
  * @param {{name?: string, run?: number, limits?: object, signal?: AbortSignal,
  *          onProgress?: Function, bytesTotal?: number}} options
  */
-export async function runImport(core, chunks, options) {
+export async function runImport(core, input, options) {
   const { signal, onProgress } = options;
   const request = { name: options.name ?? '', run: options.run ?? null };
   if (options.limits) request.limits = options.limits;
   const { session } = call(core, 'beginImport', JSON.stringify(request));
-  const iterator = chunks[Symbol.asyncIterator]();
+  const iterator = input.files
+    ? readFiles(core, input.files)[Symbol.asyncIterator]()
+    : input.chunks[Symbol.asyncIterator]();
   // Rejects on abort, so that a stalled input cannot hold the import open.
   let onAbort;
   const aborted = signal && new Promise((_, reject) => {
@@ -100,10 +105,12 @@ export async function runImport(core, chunks, options) {
     };
     report('reading');
     for (;;) {
-      const { done, value: chunk } = await nextChunk(iterator, aborted);
+      const { done, value } = await nextChunk(iterator, aborted);
       if (done) break;
       if (signal?.aborted) throw abortError(signal);
-      if (chunk.byteLength === 0) continue;
+      // A stream gives chunks; a folder gives {path, bytes} files.
+      const chunk = input.files ? value.bytes : value;
+      if (chunk.byteLength === 0 && !input.files) continue;
       if (chunk.byteLength > capacity) {
         core._free(buffer);
         capacity = 0;
@@ -115,7 +122,11 @@ export async function runImport(core, chunks, options) {
       }
       // HEAPU8 is re-read after every call: memory growth replaces it.
       core.HEAPU8.set(chunk, buffer);
-      call(core, 'feedImport', session, buffer, chunk.byteLength);
+      if (input.files) {
+        call(core, 'addImportFile', session, value.path, buffer, chunk.byteLength);
+      } else {
+        call(core, 'feedImport', session, buffer, chunk.byteLength);
+      }
       report();
     }
     if (signal?.aborted) throw abortError(signal);
@@ -134,6 +145,19 @@ export async function runImport(core, chunks, options) {
     // Not awaited: a stalled source finishes its cleanup when it resumes.
     iterator.return?.()?.catch?.(() => {});
   }
+}
+
+/** The bytes of the files the core reads (others come empty), one by one. */
+async function* readFiles(core, files) {
+  const empty = new Uint8Array(0);
+  for (const file of files) {
+    yield { path: file.path, bytes: core.wantsFile(file.path) ? await readData(file.data) : empty };
+  }
+}
+
+/** The bytes of a folder's files that the core will read. */
+export function wantedBytes(core, files) {
+  return files.reduce((sum, file) => sum + (core.wantsFile(file.path) ? dataSize(file.data) : 0), 0);
 }
 
 function nextChunk(iterator, aborted) {

@@ -44,14 +44,23 @@ export interface SampledProfile {
   weights: number[];
 }
 
-/** The bytes of an `xctrace export` (XML, or gzip-compressed XML). */
+/** One file of a `.trace` folder. Only the files the importer needs are read. */
+export interface TraceFile {
+  /** The path inside the folder, '/'-separated: "x.trace/form.template". */
+  path: string;
+  data: Uint8Array | ArrayBuffer | Blob;
+}
+
+/** A `.trace` bundle (zipped, or as its folder's files) or an `xctrace export`
+ * (XML, or gzip-compressed XML). */
 export type TraceInput =
   | Uint8Array
   | ArrayBuffer
   | ArrayBufferView
   | Blob
   | ReadableStream<Uint8Array>
-  | AsyncIterable<Uint8Array>;
+  | AsyncIterable<Uint8Array>
+  | TraceFile[];
 
 export interface ImportProgress {
   stage: 'reading' | 'detecting' | 'parsing' | 'building' | 'done';
@@ -84,7 +93,7 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Aborting rejects the import with the signal's reason (an AbortError by default). */
   signal?: AbortSignal;
-  /** The name written to the output; defaults to a File's name. */
+  /** The name written to the output; defaults to a File's name, or a folder's. */
   name?: string;
   limits?: ImportLimits;
   /** Where the .wasm is served; defaults to beside the package's JS files. */

@@ -3,9 +3,9 @@
 // browsers (the .wasm is fetched from beside this file, or from
 // options.wasmURL) and, through ./node.js, in Node.
 
-import { loadCore, runImport } from './core.js';
+import { loadCore, runImport, wantedBytes } from './core.js';
 import { ImportError, abortError } from './errors.js';
-import { toChunks } from './input.js';
+import { commonFolder, isFileList, toChunks } from './input.js';
 import { speedscopeJsonPieces, toSpeedscope } from './speedscope.js';
 
 export { ImportError };
@@ -24,15 +24,16 @@ function validate(options) {
 export async function importTraceWithSummary(input, options = {}) {
   validate(options);
   if (options.signal?.aborted) throw abortError(options.signal);
-  const { chunks, size, name } = toChunks(input);
+  const files = isFileList(input) ? input : undefined;
+  const stream = files ? undefined : toChunks(input);
   const core = await loadCore(options);
-  const result = await runImport(core, chunks, {
-    name: options.name ?? name ?? '',
+  const result = await runImport(core, files ? { files } : { chunks: stream.chunks }, {
+    name: options.name ?? (files ? commonFolder(files) : stream.name) ?? '',
     run: options.run,
     limits: options.limits,
     signal: options.signal,
     onProgress: options.onProgress,
-    bytesTotal: size,
+    bytesTotal: files ? wantedBytes(core, files) : stream.size,
   });
   return toSpeedscope(result);
 }

@@ -5,6 +5,37 @@
 export const CHUNK_BYTES = 4 << 20;
 
 /**
+ * A folder's files: [{path, data}], with data a Uint8Array, ArrayBuffer or
+ * Blob (read only when the importer needs that file).
+ */
+export function isFileList(input) {
+  return Array.isArray(input) &&
+    input.every((file) => file && typeof file.path === 'string' && 'data' in file);
+}
+
+/** The size of a file's data, without reading it. */
+export function dataSize(data) {
+  if (typeof Blob !== 'undefined' && data instanceof Blob) return data.size;
+  return data?.byteLength ?? 0;
+}
+
+/** A file's bytes; Blobs are read here, once. */
+export async function readData(data) {
+  if (data instanceof Uint8Array) return data;
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (typeof Blob !== 'undefined' && data instanceof Blob) return new Uint8Array(await data.arrayBuffer());
+  throw new TypeError('importTrace: a file\'s data must be a Uint8Array, ArrayBuffer or Blob');
+}
+
+/** The folder every path starts in ("x.trace" of "x.trace/form.template"), if one. */
+export function commonFolder(files) {
+  const first = files[0]?.path.replace(/^\.?\//, '').split('/')[0];
+  const shared = first && files.every((file) => file.path.replace(/^\.?\//, '').startsWith(`${first}/`));
+  return shared ? first : undefined;
+}
+
+/**
  * @returns {{chunks: AsyncIterable<Uint8Array>, size: number|undefined, name: string|undefined}}
  */
 export function toChunks(input) {
@@ -23,7 +54,8 @@ export function toChunks(input) {
     return { chunks: iterableChunks(input), size: undefined, name: undefined };
   }
   throw new TypeError(
-    'importTrace: input must be a Uint8Array, ArrayBuffer, Blob, ReadableStream or async iterable of bytes',
+    'importTrace: input must be a Uint8Array, ArrayBuffer, Blob, ReadableStream, async iterable of ' +
+      'bytes, or a list of {path, data} files',
   );
 }
 
