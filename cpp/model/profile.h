@@ -73,6 +73,7 @@ struct ProfileGroup {
   std::vector<Profile> profiles;
   size_t active_profile_index = 0;  // the busiest thread
   std::vector<TableSummary> tables;
+  std::vector<std::string> instruments;  // "Time Profiler", … (bundles only)
   std::vector<Warning> warnings;
 };
 }  // namespace instrumentscope

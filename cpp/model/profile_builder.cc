@@ -252,6 +252,7 @@ Result<ProfileGroup> ProfileBuilder::Build(std::string name, std::string exporte
   group.frames = std::move(frames_);
   group.stacks = std::move(stacks_);
   group.tables = std::move(tables_);
+  group.instruments = std::move(instruments_);
   group.warnings = std::move(warnings_);
   return group;
 }

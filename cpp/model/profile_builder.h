@@ -61,6 +61,7 @@ class ProfileBuilder {
   Status AddSample(ThreadId thread, int64_t time, int64_t weight, StackId stack);
 
   void AddTable(TableSummary table) { tables_.push_back(std::move(table)); }
+  void AddInstrument(std::string name) { instruments_.push_back(std::move(name)); }
   // The busiest thread of this run opens first, whatever other runs hold.
   void SetPreferredRun(uint32_t run) { preferred_run_ = run; }
   void AddWarning(std::string code, std::string message);
@@ -117,6 +118,7 @@ class ProfileBuilder {
   std::vector<Thread> threads_;
   std::unordered_map<ThreadKey, ThreadId, ThreadKeyHash> thread_index_;
   std::vector<TableSummary> tables_;
+  std::vector<std::string> instruments_;
   std::vector<Warning> warnings_;
   uint64_t total_samples_ = 0;
   uint64_t max_samples_;

@@ -36,6 +36,7 @@ nlohmann::json Summary(const ProfileGroup& group, SummaryFrames frames) {
                       {"rows", table.rows},
                       {"cpuSamples", table.has_cpu_samples}});
   }
+  summary["instruments"] = group.instruments;
   nlohmann::json& warnings = summary["warnings"] = nlohmann::json::array();
   for (const Warning& warning : group.warnings) {
     warnings.push_back({{"code", warning.code}, {"message", warning.message}});

@@ -65,6 +65,7 @@ function count(n, noun) {
 
 function formatList(summary) {
   const lines = [];
+  if (summary.instruments.length) lines.push(`Instruments: ${summary.instruments.join(', ')}`);
   const runs = [...new Set(summary.tables.map((table) => table.run))].sort((a, b) => a - b);
   for (const run of runs) {
     lines.push(`Run ${run}`);

@@ -189,6 +189,8 @@ export interface TraceSummary {
   profiles: ProfileSummary[];
   /** Every table in the input, imported or not. */
   tables: TableSummary[];
+  /** The instruments a .trace bundle recorded with ("Time Profiler", …); empty for exports. */
+  instruments: string[];
   warnings: { code: string; message: string }[];
 }
 

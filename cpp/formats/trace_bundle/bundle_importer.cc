@@ -195,6 +195,7 @@ Status BundleReader::ReadTemplate() {
     return OkStatus();
   }
   form_ = form.take();
+  for (const std::string& type : form_->instrument_types) builder_.AddInstrument(InstrumentName(type));
   for (const std::string& problem : form_->problems) {
     builder_.AddWarning("FORM_TEMPLATE_DAMAGED", "form.template: " + problem);
   }
