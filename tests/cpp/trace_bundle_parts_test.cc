@@ -1,0 +1,244 @@
+// The pieces of the bundle importer, each on its own: file trees, the array
+// uniquer, stores and row layouts, symbol tables, form.template.
+#include <catch2/catch.hpp>
+
+#include "base/text.h"
+#include "container/file_tree.h"
+#include "formats/trace_bundle/bundle_importer.h"
+#include "formats/trace_bundle/form_template.h"
+#include "formats/trace_bundle/store.h"
+#include "formats/trace_bundle/symbols.h"
+#include "formats/trace_bundle/uniquer.h"
+#include "test_support.h"
+
+namespace instrumentscope::trace_bundle {
+namespace {
+
+using testing::CorpusFileOrSkip;
+using testing::ReadFile;
+
+SharedBytes Bytes(std::vector<uint8_t> bytes) {
+  return std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
+}
+
+void PutU32(std::vector<uint8_t>& out, uint32_t value) {
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(value >> (8 * i)));
+}
+
+void PutU64(std::vector<uint8_t>& out, uint64_t value) {
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(value >> (8 * i)));
+}
+
+// An index and data file holding `arrays`, in blocks of `block_size` bytes.
+std::pair<std::vector<uint8_t>, std::vector<uint8_t>> MakeUniquer(
+    const std::vector<std::vector<uint64_t>>& arrays, uint32_t block_size) {
+  std::vector<uint8_t> index, data;
+  for (uint32_t word : {0x01234567u, 0xA337Eu, 1u, 0u, 1u, 0u, 0u, block_size}) PutU32(index, word);
+  for (uint32_t word : {0x01234567u, 0xA337Eu, 1u, 0u, 1u, 0u, 0u, 0u}) PutU32(data, word);
+  PutU64(index, 0);  // entry 0 is always empty
+  for (const auto& array : arrays) {
+    size_t size = 4 + 8 * array.size();
+    size_t in_block = data.size() % block_size;
+    if (in_block + size > block_size) data.resize(data.size() + block_size - in_block, 0);
+    PutU32(index, static_cast<uint32_t>(data.size() % block_size));
+    PutU32(index, static_cast<uint32_t>(data.size() / block_size));
+    PutU32(data, static_cast<uint32_t>(array.size()));
+    for (uint64_t value : array) PutU64(data, value);
+  }
+  return {index, data};
+}
+
+TEST_CASE("The uniquer finds arrays through its index, across blocks of any size") {
+  std::vector<std::vector<uint64_t>> arrays = {{42, 0}, {7}, {0x1000, 0x2000, 0x3000}, {1ull << 63}};
+  for (uint32_t block_size : {64u, 1u << 20}) {
+    auto [index, data] = MakeUniquer(arrays, block_size);
+    auto uniquer = Uniquer::Open(Bytes(index), Bytes(data), "data");
+    REQUIRE(uniquer.ok());
+    REQUIRE(uniquer->size() == arrays.size());
+    for (size_t i = 0; i < arrays.size(); ++i) CHECK(*uniquer->Array(i) == arrays[i]);
+    CHECK(uniquer->Array(4).status().code() == ErrorCode::kBundleCorrupt);
+    // Without the index, a scan of the data finds the same arrays.
+    auto scanned = Uniquer::Open(nullptr, Bytes(data), "data");
+    REQUIRE(scanned.ok());
+    REQUIRE(scanned->size() == arrays.size());
+    CHECK(*scanned->Array(2) == arrays[2]);
+  }
+}
+
+TEST_CASE("A damaged uniquer fails with what and where") {
+  auto [index, data] = MakeUniquer({{1, 2}}, 64);
+  std::vector<uint8_t> bad_magic = index;
+  bad_magic[0] ^= 1;
+  CHECK(Uniquer::Open(Bytes(bad_magic), Bytes(data), "d").status().code() == ErrorCode::kBundleCorrupt);
+  std::vector<uint8_t> past_end = index;
+  past_end[40 + 4] = 9;  // block 9 of a one-block file
+  auto opened = Uniquer::Open(Bytes(past_end), Bytes(data), "d");
+  CHECK(opened.status().code() == ErrorCode::kBundleCorrupt);
+  CHECK(*opened.status().offset() == 40);
+  std::vector<uint8_t> big_count = data;
+  big_count[32] = 0xFF;  // the first array claims 255 elements
+  auto uniquer = Uniquer::Open(Bytes(index), Bytes(big_count), "d");
+  REQUIRE(uniquer.ok());
+  CHECK(uniquer->Array(0).status().code() == ErrorCode::kBundleCorrupt);
+  std::vector<uint8_t> zero_block = index;
+  zero_block[28] = zero_block[29] = zero_block[30] = zero_block[31] = 0;
+  CHECK(Uniquer::Open(Bytes(zero_block), Bytes(data), "d").status().code() == ErrorCode::kBundleCorrupt);
+}
+
+const char* kSchema =
+    "<schema name=\"time-profile\" topology=\"XRT50_C22_TypeID\">"
+    "<column engineeringType=\"XRSampleTimestampTypeID\" mnemonic=\"time\" topologyField=\"T\"/>"
+    "<column engineeringType=\"XRThreadTypeID\" mnemonic=\"thread\" topologyField=\"C1\"/>"
+    "<column engineeringType=\"XRProcessTypeID\" mnemonic=\"process\"/>"
+    "<column engineeringType=\"XRTimeSampleWeightTypeID\" mnemonic=\"weight\"/>"
+    "<column engineeringType=\"XRBacktraceTypeID\" mnemonic=\"stack\"/></schema>";
+
+TEST_CASE("Row layouts come from the descriptor, or from the schema without one") {
+  auto schema = ParseStoreSchema(ByteSpan(std::string_view(kSchema)));
+  REQUIRE(schema.ok());
+  CHECK(schema->name == "time-profile");
+  REQUIRE(schema->columns.size() == 5);
+  CHECK(schema->columns[4].mnemonic == "stack");
+
+  // Instruments 8: 9-byte topology, u32 process, u64 weight, u32 stack.
+  auto plain = LayoutRow(*schema, std::nullopt, 25);
+  REQUIRE(plain.ok());
+  CHECK(plain->time.offset == 0);
+  CHECK(plain->time.width == 6);
+  CHECK(plain->thread.offset == 6);
+  CHECK(plain->thread.width == 3);
+  CHECK(plain->Column("process").offset == 9);
+  CHECK(plain->Column("weight").offset == 13);
+  CHECK(plain->Column("weight").width == 8);
+  CHECK(plain->Column("stack").offset == 21);
+  CHECK(plain->Column("core").width == 0);
+  CHECK(LayoutRow(*schema, std::nullopt, 33).status().code() == ErrorCode::kBundleUnsupported);
+
+  // A descriptor reorders: weight first.
+  StoreDescriptor descriptor;
+  descriptor.fields = {{"topology", 0, 4}, {"weight", 1, 2}, {"stack", 2, 1}, {"process", 3, 1}};
+  auto described = LayoutRow(*schema, descriptor, 25);
+  REQUIRE(described.ok());
+  CHECK(described->Column("weight").offset == 9);
+  CHECK(described->Column("process").offset == 21);
+  descriptor.fields[1].type = 7;
+  CHECK(LayoutRow(*schema, descriptor, 25).status().code() == ErrorCode::kBundleUnsupported);
+
+  CHECK(ParseStoreSchema(ByteSpan(std::string_view("<schema"))).status().code() == ErrorCode::kBundleCorrupt);
+  CHECK(ParseStoreSchema(ByteSpan(std::string_view("<table/>"))).status().code() == ErrorCode::kBundleCorrupt);
+}
+
+TEST_CASE("Bulkstores: rows after the header, padding skipped, damage refused") {
+  std::vector<uint8_t> store;
+  for (uint32_t word : {0x12340A0Au, 3u, 40u, 64u, 8u}) PutU32(store, word);
+  store.resize(64, 0);
+  PutU64(store, 0x1122334455667788);
+  PutU64(store, 0);  // padding
+  PutU64(store, 5);
+  store.push_back(1);  // a partial row is no row
+  auto rows = BulkStore::Open(Bytes(store));
+  REQUIRE(rows.ok());
+  CHECK(rows->row_size() == 8);
+  CHECK(rows->row_count() == 3);
+  CHECK(rows->row_offset(2) == 80);
+  CHECK_FALSE(rows->IsPadding(0));
+  CHECK(rows->IsPadding(1));
+
+  std::vector<uint8_t> zero_rows = store;
+  zero_rows[16] = 0;
+  CHECK(BulkStore::Open(Bytes(zero_rows)).status().code() == ErrorCode::kBundleCorrupt);
+  std::vector<uint8_t> late_start = store;
+  late_start[13] = 0x10;  // rows from byte 4160 of a 89-byte file
+  CHECK(BulkStore::Open(Bytes(late_start)).status().code() == ErrorCode::kBundleCorrupt);
+  CHECK(BulkStore::Open(Bytes({1, 2})).status().code() == ErrorCode::kTruncated);
+}
+
+TEST_CASE("Symbols: the recorded address first, then the function's range") {
+  SymbolTable table;
+  table.Add(Symbol{"outer", "/bin/app", "/src/app.c", 0x1000, 0x100, {{0x1010, 12}, {0x1020, 0}}});
+  table.Add(Symbol{"inner", "/bin/app", "", 0x1000, 0x10, {}});
+  table.Add(Symbol{"", "/bin/app", "", 0x2000, 0x10, {}});
+  auto exact = table.Lookup(0x1010);
+  REQUIRE(exact);
+  CHECK(exact->symbol->name == "outer");
+  CHECK(exact->line == 12u);
+  CHECK_FALSE(table.Lookup(0x1020)->line);  // line 0: unknown
+  CHECK(table.Lookup(0x1008)->symbol->name == "outer");  // the first added wins
+  CHECK(table.Lookup(0x10FF)->symbol->name == "outer");
+  CHECK_FALSE(table.Lookup(0x1100));
+  CHECK_FALSE(table.Lookup(0xFFF));
+  CHECK(table.Lookup(0x2001)->symbol->name.empty());
+}
+
+TEST_CASE("File trees: folders, junk, roots one level down, zips inside zips") {
+  Limits limits;
+  FolderTree folder(limits);
+  folder.Add("./x.trace\\form.template", {1});
+  folder.Add("/x.trace/corespace/run1/core/a", {2});
+  folder.Add("__MACOSX/x.trace/._form.template", {3});
+  CHECK(folder.paths() == std::vector<std::string>{"__MACOSX/x.trace/._form.template",
+                                                   "x.trace/corespace/run1/core/a",
+                                                   "x.trace/form.template"});
+  CHECK(IsJunkPath("__MACOSX/x.trace/._form.template"));
+  CHECK(IsJunkPath("x.trace/.DS_Store"));
+  CHECK_FALSE(IsJunkPath("x.trace/form.template"));
+  SubTree bundle(folder, "x.trace", limits);
+  CHECK(bundle.Contains("form.template"));
+  CHECK(**bundle.Read("corespace/run1/core/a") == std::vector<uint8_t>{2});
+  auto missing = bundle.Read("nothing");
+  CHECK(missing.status().code() == ErrorCode::kBundleCorrupt);
+  CHECK(missing.status().path() == "nothing");
+
+  CHECK(WantsFile("x.trace/form.template"));
+  CHECK(WantsFile("corespace/run12/core/stores/indexed-store-3/bulkstore_descriptor"));
+  CHECK(WantsFile("t/corespace/run1/core/uniquing/arrayUniquer/integeruniquer.data"));
+  CHECK_FALSE(WantsFile("t/corespace/currentRun/core/uniquing/arrayUniquer/integeruniquer.data"));
+  CHECK_FALSE(WantsFile("t/instrument_data/A/run_data/1.run.zip"));
+  CHECK_FALSE(WantsFile("__MACOSX/t/._form.template"));
+
+  auto path = CorpusFileOrSkip("axe-org__TraceUtility/TestBlock/Instruments.trace/instrument_data/"
+                               "20202640-0B46-4698-ADAD-DF54B3ABE816/run_data/2.run.zip");
+  if (!path) return;
+  FolderTree run_data(limits);
+  run_data.Add("2.run.zip", ReadFile(*path));
+  auto inner = ZipTree::Open(*run_data.Read("2.run.zip"), limits);
+  REQUIRE(inner.ok());
+  REQUIRE((*inner)->paths().size() == 1);
+  std::string member = (*inner)->paths()[0];
+  auto nested = run_data.Read("2.run.zip!/" + member);
+  REQUIRE(nested.ok());
+  CHECK((*nested)->size() > 100);
+  auto absent = run_data.Read("2.run.zip!/no/such/member");
+  CHECK(absent.status().path() == "2.run.zip!no/such/member");
+}
+
+TEST_CASE("form.template of Instruments 8.3.3: runs, threads, processes, symbols") {
+  auto path = CorpusFileOrSkip("jlfwong__speedscope/sample/profiles/Instruments/8.3.3/simple-time-profile.trace.zip");
+  if (!path) return;
+  auto archive = ZipTree::Open(Bytes(ReadFile(*path)), Limits{});
+  REQUIRE(archive.ok());
+  auto bytes = (*archive)->Read("simple-time-profile.trace/form.template");
+  REQUIRE(bytes.ok());
+  auto form = ReadFormTemplate(ByteSpan((*bytes)->data(), (*bytes)->size()));
+  REQUIRE(form.ok());
+  CHECK(form->problems.empty());
+  CHECK(form->instrument_types == std::vector<std::string>{"com.apple.xray.instrument-type.coresampler2"});
+  CHECK(InstrumentName(form->instrument_types[0]) == "Time Profiler");
+  CHECK(form->selected_run == 1u);
+  REQUIRE(form->runs.count(1));
+  const RunDetails& run = form->runs.at(1);
+  CHECK(run.thread_names.at(0x3c1feee) == "Main Thread  0x3c1feee");
+  CHECK(run.process_names.at(26200) == "simple");
+  REQUIRE(run.symbols.count(26200));
+  CHECK(run.symbols.at(26200).size() == 130);
+  auto match = run.symbols.at(26200).Lookup(0x111208099);
+  REQUIRE(match);
+  CHECK(match->symbol->name == "ImageLoaderMachO::setupLazyPointerHandler(ImageLoader::LinkContext const&)");
+  CHECK(match->symbol->binary_path == "/usr/lib/dyld");
+  CHECK(match->symbol->source_file.empty());  // dyld's "C\x02" is no path
+
+  CHECK(ReadFormTemplate(ByteSpan(std::string_view("bplist00"))).status().code() == ErrorCode::kPlistCorrupt);
+}
+
+}  // namespace
+}  // namespace instrumentscope::trace_bundle
