@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "test_support.h"
+
 namespace instrumentscope {
 namespace {
 
@@ -19,21 +21,7 @@ std::vector<uint8_t> Text(size_t size) {
 
 std::vector<uint8_t> Deflate(const std::vector<uint8_t>& bytes, int window_bits, int level = 6,
                              const std::string& dictionary = "") {
-  z_stream stream{};
-  REQUIRE(deflateInit2(&stream, level, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY) == Z_OK);
-  if (!dictionary.empty()) {
-    REQUIRE(deflateSetDictionary(&stream, reinterpret_cast<const Bytef*>(dictionary.data()),
-                                 static_cast<uInt>(dictionary.size())) == Z_OK);
-  }
-  std::vector<uint8_t> out(deflateBound(&stream, bytes.size()));
-  stream.next_in = const_cast<Bytef*>(bytes.data());
-  stream.avail_in = static_cast<uInt>(bytes.size());
-  stream.next_out = out.data();
-  stream.avail_out = static_cast<uInt>(out.size());
-  REQUIRE(deflate(&stream, Z_FINISH) == Z_STREAM_END);
-  out.resize(stream.total_out);
-  deflateEnd(&stream);
-  return out;
+  return testing::Deflate(bytes, window_bits, level, dictionary);
 }
 
 ByteSpan Span(const std::vector<uint8_t>& bytes) {

@@ -83,10 +83,14 @@ Result<ProfileGroup> ImportPath(const std::string& path, ImportOptions options) 
   return ImportBytes(ReadFile(path), std::move(options));
 }
 
-std::vector<uint8_t> Gzip(const std::vector<uint8_t>& bytes) {
+std::vector<uint8_t> Deflate(const std::vector<uint8_t>& bytes, int window_bits, int level,
+                             const std::string& dictionary) {
   z_stream stream{};
-  REQUIRE(deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
-                       Z_DEFAULT_STRATEGY) == Z_OK);
+  REQUIRE(deflateInit2(&stream, level, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+  if (!dictionary.empty()) {
+    REQUIRE(deflateSetDictionary(&stream, reinterpret_cast<const Bytef*>(dictionary.data()),
+                                 static_cast<uInt>(dictionary.size())) == Z_OK);
+  }
   std::vector<uint8_t> out(deflateBound(&stream, bytes.size()) + 64);
   stream.next_in = const_cast<Bytef*>(bytes.data());
   stream.avail_in = static_cast<uInt>(bytes.size());
@@ -96,6 +100,10 @@ std::vector<uint8_t> Gzip(const std::vector<uint8_t>& bytes) {
   out.resize(stream.total_out);
   deflateEnd(&stream);
   return out;
+}
+
+std::vector<uint8_t> Gzip(const std::vector<uint8_t>& bytes) {
+  return Deflate(bytes, 16 + MAX_WBITS);
 }
 
 std::string StackText(const ProfileGroup& group, StackId stack) {

@@ -34,6 +34,9 @@ Result<ProfileGroup> ImportFolder(const std::string& folder, ImportOptions optio
 // A file or a folder, named by its last path component.
 Result<ProfileGroup> ImportPath(const std::string& path, ImportOptions options = {});
 
+// zlib's deflate with the given window bits: 16 + 15 gzip, 15 zlib, -15 raw.
+std::vector<uint8_t> Deflate(const std::vector<uint8_t>& bytes, int window_bits, int level = 9,
+                             const std::string& dictionary = "");
 std::vector<uint8_t> Gzip(const std::vector<uint8_t>& bytes);
 
 // A stack as "root;…;leaf" frame names.

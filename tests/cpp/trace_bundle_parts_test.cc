@@ -49,7 +49,8 @@ std::pair<std::vector<uint8_t>, std::vector<uint8_t>> MakeUniquer(
 }
 
 TEST_CASE("The uniquer finds arrays through its index, across blocks of any size") {
-  std::vector<std::vector<uint64_t>> arrays = {{42, 0}, {7}, {0x1000, 0x2000, 0x3000}, {1ull << 63}};
+  std::vector<std::vector<uint64_t>> arrays = {
+      {42, 0}, {7}, {0x1000, 0x2000, 0x3000}, {1ull << 63}};
   for (uint32_t block_size : {64u, 1u << 20}) {
     auto [index, data] = MakeUniquer(arrays, block_size);
     auto uniquer = Uniquer::Open(Bytes(index), Bytes(data), "data");
@@ -69,7 +70,8 @@ TEST_CASE("A damaged uniquer fails with what and where") {
   auto [index, data] = MakeUniquer({{1, 2}}, 64);
   std::vector<uint8_t> bad_magic = index;
   bad_magic[0] ^= 1;
-  CHECK(Uniquer::Open(Bytes(bad_magic), Bytes(data), "d").status().code() == ErrorCode::kBundleCorrupt);
+  CHECK(Uniquer::Open(Bytes(bad_magic), Bytes(data), "d").status().code() ==
+        ErrorCode::kBundleCorrupt);
   std::vector<uint8_t> past_end = index;
   past_end[40 + 4] = 9;  // block 9 of a one-block file
   auto opened = Uniquer::Open(Bytes(past_end), Bytes(data), "d");
@@ -82,7 +84,8 @@ TEST_CASE("A damaged uniquer fails with what and where") {
   CHECK(uniquer->Array(0).status().code() == ErrorCode::kBundleCorrupt);
   std::vector<uint8_t> zero_block = index;
   zero_block[28] = zero_block[29] = zero_block[30] = zero_block[31] = 0;
-  CHECK(Uniquer::Open(Bytes(zero_block), Bytes(data), "d").status().code() == ErrorCode::kBundleCorrupt);
+  CHECK(Uniquer::Open(Bytes(zero_block), Bytes(data), "d").status().code() ==
+        ErrorCode::kBundleCorrupt);
 }
 
 const char* kSchema =
@@ -124,8 +127,10 @@ TEST_CASE("Row layouts come from the descriptor, or from the schema without one"
   descriptor.fields[1].type = 7;
   CHECK(LayoutRow(*schema, descriptor, 25).status().code() == ErrorCode::kBundleUnsupported);
 
-  CHECK(ParseStoreSchema(ByteSpan(std::string_view("<schema"))).status().code() == ErrorCode::kBundleCorrupt);
-  CHECK(ParseStoreSchema(ByteSpan(std::string_view("<table/>"))).status().code() == ErrorCode::kBundleCorrupt);
+  CHECK(ParseStoreSchema(ByteSpan(std::string_view("<schema"))).status().code() ==
+        ErrorCode::kBundleCorrupt);
+  CHECK(ParseStoreSchema(ByteSpan(std::string_view("<table/>"))).status().code() ==
+        ErrorCode::kBundleCorrupt);
 }
 
 TEST_CASE("Bulkstores: rows after the header, padding skipped, damage refused") {
@@ -162,7 +167,7 @@ TEST_CASE("Symbols: the recorded address first, then the function's range") {
   REQUIRE(exact);
   CHECK(exact->symbol->name == "outer");
   CHECK(exact->line == 12u);
-  CHECK_FALSE(table.Lookup(0x1020)->line);  // line 0: unknown
+  CHECK_FALSE(table.Lookup(0x1020)->line);               // line 0: unknown
   CHECK(table.Lookup(0x1008)->symbol->name == "outer");  // the first added wins
   CHECK(table.Lookup(0x10FF)->symbol->name == "outer");
   CHECK_FALSE(table.Lookup(0x1100));
@@ -196,8 +201,9 @@ TEST_CASE("File trees: folders, junk, roots one level down, zips inside zips") {
   CHECK_FALSE(WantsFile("t/instrument_data/A/run_data/1.run.zip"));
   CHECK_FALSE(WantsFile("__MACOSX/t/._form.template"));
 
-  auto path = CorpusFileOrSkip("axe-org__TraceUtility/TestBlock/Instruments.trace/instrument_data/"
-                               "20202640-0B46-4698-ADAD-DF54B3ABE816/run_data/2.run.zip");
+  auto path = CorpusFileOrSkip(
+      "axe-org__TraceUtility/TestBlock/Instruments.trace/instrument_data/"
+      "20202640-0B46-4698-ADAD-DF54B3ABE816/run_data/2.run.zip");
   if (!path) return;
   FolderTree run_data(limits);
   run_data.Add("2.run.zip", ReadFile(*path));
@@ -213,7 +219,8 @@ TEST_CASE("File trees: folders, junk, roots one level down, zips inside zips") {
 }
 
 TEST_CASE("form.template of Instruments 8.3.3: runs, threads, processes, symbols") {
-  auto path = CorpusFileOrSkip("jlfwong__speedscope/sample/profiles/Instruments/8.3.3/simple-time-profile.trace.zip");
+  auto path = CorpusFileOrSkip(
+      "jlfwong__speedscope/sample/profiles/Instruments/8.3.3/simple-time-profile.trace.zip");
   if (!path) return;
   auto archive = ZipTree::Open(Bytes(ReadFile(*path)), Limits{});
   REQUIRE(archive.ok());
@@ -222,7 +229,8 @@ TEST_CASE("form.template of Instruments 8.3.3: runs, threads, processes, symbols
   auto form = ReadFormTemplate(ByteSpan((*bytes)->data(), (*bytes)->size()));
   REQUIRE(form.ok());
   CHECK(form->problems.empty());
-  CHECK(form->instrument_types == std::vector<std::string>{"com.apple.xray.instrument-type.coresampler2"});
+  CHECK(form->instrument_types ==
+        std::vector<std::string>{"com.apple.xray.instrument-type.coresampler2"});
   CHECK(InstrumentName(form->instrument_types[0]) == "Time Profiler");
   CHECK(form->selected_run == 1u);
   REQUIRE(form->runs.count(1));
@@ -233,11 +241,13 @@ TEST_CASE("form.template of Instruments 8.3.3: runs, threads, processes, symbols
   CHECK(run.symbols.at(26200).size() == 130);
   auto match = run.symbols.at(26200).Lookup(0x111208099);
   REQUIRE(match);
-  CHECK(match->symbol->name == "ImageLoaderMachO::setupLazyPointerHandler(ImageLoader::LinkContext const&)");
+  CHECK(match->symbol->name ==
+        "ImageLoaderMachO::setupLazyPointerHandler(ImageLoader::LinkContext const&)");
   CHECK(match->symbol->binary_path == "/usr/lib/dyld");
   CHECK(match->symbol->source_file.empty());  // dyld's "C\x02" is no path
 
-  CHECK(ReadFormTemplate(ByteSpan(std::string_view("bplist00"))).status().code() == ErrorCode::kPlistCorrupt);
+  CHECK(ReadFormTemplate(ByteSpan(std::string_view("bplist00"))).status().code() ==
+        ErrorCode::kPlistCorrupt);
 }
 
 }  // namespace

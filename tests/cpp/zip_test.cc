@@ -49,18 +49,9 @@ uint64_t Get(const std::vector<uint8_t>& bytes, size_t offset, int width) {
 }
 
 std::string RawDeflate(const std::string& data) {
-  z_stream stream{};
-  REQUIRE(deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8,
-                       Z_DEFAULT_STRATEGY) == Z_OK);
-  std::string out(deflateBound(&stream, data.size()), '\0');
-  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  stream.avail_in = static_cast<uInt>(data.size());
-  stream.next_out = reinterpret_cast<Bytef*>(out.data());
-  stream.avail_out = static_cast<uInt>(out.size());
-  REQUIRE(deflate(&stream, Z_FINISH) == Z_STREAM_END);
-  out.resize(stream.total_out);
-  deflateEnd(&stream);
-  return out;
+  std::vector<uint8_t> raw =
+      testing::Deflate(std::vector<uint8_t>(data.begin(), data.end()), -MAX_WBITS);
+  return std::string(raw.begin(), raw.end());
 }
 
 uint32_t Crc32(const std::string& data) {
