@@ -9,8 +9,12 @@
 namespace instrumentscope {
 
 struct Limits {
-  // Bytes produced by decompression (a gzip bomb stops here).
-  uint64_t max_decompressed_bytes = uint64_t{16} << 30;
+  // Bytes produced by decompression in one import: a gzip stream's output, or
+  // all the members of a bundle together (a zip bomb stops here).
+  uint64_t max_decompressed_bytes = uint64_t{4} << 30;
+  // Bytes one member of a bundle (a zip entry, a zlib file) may expand to:
+  // members are held in memory whole.
+  uint64_t max_member_bytes = uint64_t{1} << 30;
   // Nesting of XML elements (xctrace's go eight deep; libxml2's push parser
   // enforces no depth of its own).
   uint32_t max_xml_depth = 256;
@@ -23,6 +27,8 @@ struct Limits {
   uint64_t max_samples = 50'000'000;
   // Frames in one backtrace.
   uint32_t max_frames_per_stack = 16384;
+  // Distinct stack prefixes kept (about 40 bytes each).
+  uint64_t max_stack_nodes = 10'000'000;
 };
 
 }  // namespace instrumentscope

@@ -75,6 +75,8 @@ Status ReadOptions(const std::string& text, ImportOptions* options) {
       return OkStatus();
     };
     RETURN_IF_ERROR(read("maxDecompressedBytes", &options->limits.max_decompressed_bytes));
+    RETURN_IF_ERROR(read("maxMemberBytes", &options->limits.max_member_bytes));
+    RETURN_IF_ERROR(read("maxStackNodes", &options->limits.max_stack_nodes));
     RETURN_IF_ERROR(read("maxXmlDepth", &options->limits.max_xml_depth));
     RETURN_IF_ERROR(read("maxXmlIds", &options->limits.max_xml_ids));
     RETURN_IF_ERROR(read("maxXmlTextBytes", &options->limits.max_xml_text_bytes));

@@ -50,7 +50,8 @@ bool FileTree::Contains(std::string_view path) const {
 
 Result<SharedBytes> FileTree::Read(std::string_view path) const {
   size_t separator = path.find(kNestedSeparator);
-  if (separator == std::string_view::npos) return ReadFile(path);
+  // A folder may be named "wow!": a file's own path is never a nested one.
+  if (separator == std::string_view::npos || Contains(path)) return ReadFile(path);
 
   // "outer.zip!/inner": open each level's zip in turn.
   std::string outer(path.substr(0, separator));

@@ -76,7 +76,7 @@ Result<std::vector<uint8_t>> Inflate(ByteSpan compressed, InflateFormat format, 
     if (produced > max_output) {
       return Status(ErrorCode::kLimitExceeded, "inflated data exceeds the limit of " +
                                                    std::to_string(max_output) +
-                                                   " bytes (limits.maxDecompressedBytes)")
+                                                   " bytes (limits.maxMemberBytes)")
           .WithOffset(offset);
     }
     if (result == Z_STREAM_END) break;

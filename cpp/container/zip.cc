@@ -261,6 +261,17 @@ Result<ZipArchive> ZipArchive::Open(ByteSpan archive, const Limits& limits) {
                        std::to_string(directory.entry_count) + " entries the end record declares",
                    reader.absolute_offset());
   }
+  // Entries sharing their data make a small archive inflate without end.
+  std::vector<uint64_t> starts;
+  starts.reserve(entries.size());
+  for (const ZipEntry& entry : entries) starts.push_back(entry.local_header_offset);
+  std::sort(starts.begin(), starts.end());
+  auto shared = std::adjacent_find(starts.begin(), starts.end());
+  if (shared != starts.end()) {
+    return Corrupt("several entries share the data at offset " + std::to_string(*shared) +
+                       " (overlapping entries: a zip bomb's trick)",
+                   *shared);
+  }
   return ZipArchive(archive, limits, std::move(entries));
 }
 
@@ -325,12 +336,11 @@ Result<std::vector<uint8_t>> ZipArchive::Extract(const ZipEntry& entry) const {
     }
     output.assign(data.data(), data.data() + data.size());
   } else {
-    if (entry.uncompressed_size > limits_.max_decompressed_bytes) {
-      return Status(ErrorCode::kLimitExceeded, "the entry inflates to " +
-                                                   std::to_string(entry.uncompressed_size) +
-                                                   " bytes, more than the limit of " +
-                                                   std::to_string(limits_.max_decompressed_bytes) +
-                                                   " (limits.maxDecompressedBytes)")
+    if (entry.uncompressed_size > limits_.max_member_bytes) {
+      return Status(ErrorCode::kLimitExceeded,
+                    "the entry inflates to " + std::to_string(entry.uncompressed_size) +
+                        " bytes, more than the limit of " +
+                        std::to_string(limits_.max_member_bytes) + " (limits.maxMemberBytes)")
           .WithOffset(data_offset)
           .WithPath(entry.name);
     }

@@ -29,7 +29,8 @@ const char* ImportStageName(ImportStage stage) {
 }
 
 Import::Import(ImportOptions options)
-    : options_(std::move(options)), builder_(options_.limits.max_samples) {}
+    : options_(std::move(options)),
+      builder_(options_.limits.max_samples, options_.limits.max_stack_nodes) {}
 
 Import::~Import() = default;
 

@@ -46,6 +46,10 @@ FrameId ProfileBuilder::InternFrame(const FrameDesc& desc) {
 }
 
 StackId ProfileBuilder::InternStack(StackId parent, FrameId frame) {
+  if (stacks_.size() >= max_stack_nodes_) {
+    stack_limit_reached_ = true;
+    return parent;
+  }
   uint64_t key = (static_cast<uint64_t>(parent) << 32) | frame;
   auto [entry, inserted] =
       stack_index_.try_emplace(key, static_cast<StackId>(stacks_.frame.size()));
@@ -101,6 +105,10 @@ Status ProfileBuilder::AddSample(ThreadId thread_id, int64_t time, int64_t weigh
     return Status(ErrorCode::kBadSample, "sample at time " + std::to_string(time) +
                                              " with weight " + std::to_string(weight) +
                                              " is negative or overflows");
+  }
+  if (stack_limit_reached_) {
+    return Status(ErrorCode::kLimitExceeded, "more than " + std::to_string(max_stack_nodes_) +
+                                                 " distinct stack prefixes (limits.maxStackNodes)");
   }
   if (total_samples_ >= max_samples_) {
     return Status(ErrorCode::kLimitExceeded,

@@ -34,7 +34,8 @@ struct ThreadDesc {
 
 class ProfileBuilder {
  public:
-  explicit ProfileBuilder(uint64_t max_samples = UINT64_MAX) : max_samples_(max_samples) {}
+  explicit ProfileBuilder(uint64_t max_samples = UINT64_MAX, uint64_t max_stack_nodes = UINT64_MAX)
+      : max_samples_(max_samples), max_stack_nodes_(max_stack_nodes) {}
 
   using TimelineId = uint32_t;
   using ThreadId = uint32_t;
@@ -122,6 +123,9 @@ class ProfileBuilder {
   std::vector<Warning> warnings_;
   uint64_t total_samples_ = 0;
   uint64_t max_samples_;
+  uint64_t max_stack_nodes_;
+  // Set when a stack could not be interned for the limit; the next sample fails.
+  bool stack_limit_reached_ = false;
   std::optional<uint32_t> preferred_run_;
 };
 

@@ -200,6 +200,20 @@ TEST_CASE("Bundles without CPU samples name their instruments") {
   CHECK(status.message().find("sampler.data") != std::string::npos);
 }
 
+TEST_CASE("A form.template whose objects share one dictionary is read in bounded time") {
+  // 3 000 objects all referring to one 3 000-key dictionary: reading each
+  // would cost 9 million steps; the reader's budget stops it and says so.
+  auto group = testing::ImportBytes(
+      ReadFile(testing::SourcePath("tests/malformed/bundle-form-shared-dictionary.zip")));
+  REQUIRE(group.ok());
+  bool warned = false;
+  for (const Warning& warning : group->warnings) {
+    warned = warned || (warning.code == "FORM_TEMPLATE_DAMAGED" &&
+                        warning.message.find("refer to one another") != std::string::npos);
+  }
+  CHECK(warned);
+}
+
 TEST_CASE("A run with data only in run 2, and runs picked by number") {
   auto path = CorpusFileOrSkip("axe-org__TraceUtility/TestBlock/Instruments.trace");
   if (!path) return;

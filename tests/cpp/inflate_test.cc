@@ -74,7 +74,7 @@ TEST_CASE("Inflate stops at max_output and names the limit") {
   for (uint64_t max_output : {uint64_t{0}, uint64_t{1000}, uint64_t{text.size() - 1}}) {
     auto out = Inflate(Span(compressed), InflateFormat::kZlib, max_output, 500);
     CHECK(out.status().code() == ErrorCode::kLimitExceeded);
-    CHECK(out.status().message().find("limits.maxDecompressedBytes") != std::string::npos);
+    CHECK(out.status().message().find("limits.maxMemberBytes") != std::string::npos);
     CHECK(*out.status().offset() >= 500);
     CHECK(*out.status().offset() <= 500 + compressed.size());
   }

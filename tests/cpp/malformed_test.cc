@@ -20,9 +20,15 @@ TEST_CASE("Malformed inputs end in their expected errors") {
     std::string file = entry["file"];
     INFO(file);
     std::vector<uint8_t> bytes = ReadFile(SourcePath("tests/malformed/" + file));
+    ImportOptions options;
+    if (entry.contains("options")) {
+      const nlohmann::json& limits = entry["options"]["limits"];
+      if (limits.contains("maxMemberBytes"))
+        options.limits.max_member_bytes = limits["maxMemberBytes"];
+    }
     // Whole, and a byte at a time: chunk boundaries must not change the verdict.
     for (size_t chunk : {size_t{1} << 20, size_t{1}}) {
-      auto result = testing::ImportBytes(bytes, {}, chunk);
+      auto result = testing::ImportBytes(bytes, options, chunk);
       REQUIRE_FALSE(result.ok());
       const Status& status = result.status();
       INFO(status.ToString());

@@ -154,6 +154,21 @@ TEST_CASE("The sample limit holds") {
   CHECK(third.message().find("maxSamples") != std::string::npos);
 }
 
+TEST_CASE("The stack node limit holds") {
+  ProfileBuilder builder(/*max_samples=*/UINT64_MAX, /*max_stack_nodes=*/2);
+  auto timeline = builder.AddTimeline(1, "time-profile", ValueUnit::kNanoseconds);
+  auto thread = builder.InternThread(timeline, {"T 0x1", 1, "", -1});
+  FrameId a = builder.InternFrame({"a", "", "", std::nullopt});
+  FrameId b = builder.InternFrame({"b", "", "", std::nullopt});
+  StackId two = builder.InternFrames(kEmptyStack, {b, a});
+  CHECK(builder.AddSample(thread, 0, 1, two).ok());
+  StackId third = builder.InternStack(two, a);
+  Status refused = builder.AddSample(thread, 1, 1, third);
+  CHECK(refused.code() == ErrorCode::kLimitExceeded);
+  CHECK(refused.message().find("maxStackNodes") != std::string::npos);
+  CHECK(builder.stacks().size() == 2);
+}
+
 TEST_CASE("Negative and overflowing samples are refused") {
   Fixture f;
   auto timeline = f.builder.AddTimeline(1, "time-profile", ValueUnit::kNanoseconds);

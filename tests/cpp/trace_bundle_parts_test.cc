@@ -194,6 +194,11 @@ TEST_CASE("File trees: folders, junk, roots one level down, zips inside zips") {
   CHECK(missing.status().code() == ErrorCode::kBundleCorrupt);
   CHECK(missing.status().path() == "nothing");
 
+  // A folder named "wow!" is a folder, not a zip to look into.
+  FolderTree exclaimed(limits);
+  exclaimed.Add("wow!/form.template", {5});
+  CHECK(**exclaimed.Read("wow!/form.template") == std::vector<uint8_t>{5});
+
   CHECK(WantsFile("x.trace/form.template"));
   CHECK(WantsFile("corespace/run12/core/stores/indexed-store-3/bulkstore_descriptor"));
   CHECK(WantsFile("t/corespace/run1/core/uniquing/arrayUniquer/integeruniquer.data"));
@@ -238,7 +243,7 @@ TEST_CASE("form.template of Instruments 8.3.3: runs, threads, processes, symbols
   CHECK(run.thread_names.at(0x3c1feee) == "Main Thread  0x3c1feee");
   CHECK(run.process_names.at(26200) == "simple");
   REQUIRE(run.symbols.count(26200));
-  CHECK(run.symbols.at(26200).size() == 130);
+  CHECK(run.symbols.at(26200).size() == 39);  // 130 references to 39 symbols
   auto match = run.symbols.at(26200).Lookup(0x111208099);
   REQUIRE(match);
   CHECK(match->symbol->name ==

@@ -469,12 +469,12 @@ TEST_CASE("zip stops a deflate bomb, whether its size is honest or not") {
   std::vector<uint8_t> zip = WriteZip({{"bomb", zeros, true}});
   REQUIRE(zip.size() < 5000);
   Limits limits;
-  limits.max_decompressed_bytes = 100000;
+  limits.max_member_bytes = 100000;
   auto archive = ZipArchive::Open(Span(zip), limits);
   REQUIRE(archive.ok());
   auto honest = archive->Extract(archive->entries()[0]);
   CHECK(honest.status().code() == ErrorCode::kLimitExceeded);
-  CHECK(honest.status().message().find("limits.maxDecompressedBytes") != std::string::npos);
+  CHECK(honest.status().message().find("limits.maxMemberBytes") != std::string::npos);
   CHECK(honest.status().path() == "bomb");
 
   // Claiming 1000 bytes: inflating stops right after them.

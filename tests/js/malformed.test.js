@@ -14,7 +14,7 @@ const manifest = readJson(join(ROOT, 'tests/malformed/manifest.json'));
 for (const entry of manifest.cases) {
   test(`malformed: ${entry.file} → ${entry.code}`, async () => {
     const bytes = readFileSync(join(ROOT, 'tests/malformed', entry.file));
-    await assert.rejects(importTrace(bytes), (error) => {
+    await assert.rejects(importTrace(bytes, entry.options), (error) => {
       assert.ok(error instanceof ImportError, `${error}`);
       assert.ok(error instanceof Error);
       assert.equal(error.code, entry.code, error.message);

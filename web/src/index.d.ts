@@ -73,8 +73,10 @@ export interface ImportProgress {
 
 /** Upper bounds on what one import may consume; each defaults generously. */
 export interface ImportLimits {
-  /** Bytes of decompressed data (default 16 GiB). */
+  /** Bytes of decompressed data in one import: a gzip stream, or a bundle's files together (default 4 GiB). */
   maxDecompressedBytes?: number;
+  /** Bytes one file of a bundle may expand to (default 1 GiB). */
+  maxMemberBytes?: number;
   /** Nesting depth of XML elements (default 256). */
   maxXmlDepth?: number;
   /** Distinct id="N" values in one XML <node> (default 100 000 000). */
@@ -85,6 +87,8 @@ export interface ImportLimits {
   maxFramesPerStack?: number;
   /** Samples in one import (default 50 000 000). */
   maxSamples?: number;
+  /** Distinct stack prefixes (default 10 000 000). */
+  maxStackNodes?: number;
 }
 
 export interface ImportOptions {

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "base/byte_reader.h"
@@ -35,20 +36,6 @@ constexpr uint64_t kNoAddress = UINT64_MAX;
 constexpr uint64_t kNoAddressEither = UINT64_MAX - 1;
 // Stack references in rows: this one means "no backtrace".
 constexpr uint64_t kNoStack = 0xFFFFFFFF;
-
-// Reads a bundle file, inflating it when it is a raw zlib stream (as stores
-// and uniquers are from Instruments 9.3 on).
-Result<SharedBytes> ReadMember(const FileTree& files, const std::string& path,
-                               const Limits& limits) {
-  auto bytes = files.Read(path);
-  if (!bytes.ok()) return bytes.status().WithPath(path);
-  const std::vector<uint8_t>& data = **bytes;
-  if (!LooksLikeZlib(ByteSpan(data.data(), data.size()))) return bytes;
-  auto inflated = Inflate(ByteSpan(data.data(), data.size()), InflateFormat::kZlib,
-                          limits.max_decompressed_bytes);
-  if (!inflated.ok()) return inflated.status().WithPath(path);
-  return std::make_shared<const std::vector<uint8_t>>(inflated.take());
-}
 
 // The folder holding the bundle: the top of the tree or one folder down.
 Result<std::string> FindBundleRoot(const FileTree& files) {
@@ -94,7 +81,8 @@ Result<std::string> FindBundleRoot(const FileTree& files) {
 // corespace/run<N>/core/stores/<store>/schema.xml → run N, store folder.
 struct StoreLocation {
   uint32_t run;
-  std::string folder;  // "corespace/run1/core/stores/indexed-store-12/"
+  std::string run_folder;  // "corespace/run1/"
+  std::string folder;      // "corespace/run1/core/stores/indexed-store-12/"
 };
 
 std::vector<StoreLocation> FindStores(const FileTree& files) {
@@ -105,22 +93,20 @@ std::vector<StoreLocation> FindStores(const FileTree& files) {
     std::string_view digits =
         std::string_view(path).substr(kRunPrefix.size(), digits_end - kRunPrefix.size());
     uint64_t run = 0;
-    bool valid = !digits.empty() && digits.size() <= 9;
+    // "run01" is no run Instruments writes: numbers have no leading zeros.
+    bool valid = !digits.empty() && digits.size() <= 9 && digits[0] != '0';
     for (char c : digits) {
       valid = valid && c >= '0' && c <= '9';
       run = run * 10 + static_cast<uint64_t>(c - '0');
     }
     std::string folder = path.substr(0, path.size() - std::strlen("schema.xml"));
     if (!valid || run == 0 || folder.find("/core/stores/") == std::string::npos) continue;
-    stores.push_back(StoreLocation{static_cast<uint32_t>(run), folder});
+    stores.push_back(
+        StoreLocation{static_cast<uint32_t>(run), path.substr(0, digits_end + 1), folder});
   }
   std::stable_sort(stores.begin(), stores.end(),
                    [](const StoreLocation& a, const StoreLocation& b) { return a.run < b.run; });
   return stores;
-}
-
-std::string RunFolder(uint32_t run) {
-  return std::string(kRunPrefix) + std::to_string(run) + "/";
 }
 
 // A u8…u64 little-endian field of a row.
@@ -140,16 +126,22 @@ class BundleReader {
 
  private:
   struct RunState {
+    std::string folder;  // "corespace/run1/"
     std::optional<Uniquer> uniquer;
     std::map<uint64_t, std::string> thread_names;  // thread ref → name, from the thread-name table
-    std::unordered_map<uint64_t, ProfileBuilder::ThreadId> threads;  // thread ref → builder thread
-    std::unordered_map<uint64_t, StackId> stacks;                    // stack ref → stack
+    // (timeline, thread ref, process ref) → builder thread
+    std::map<std::tuple<ProfileBuilder::TimelineId, uint64_t, uint64_t>, ProfileBuilder::ThreadId>
+        threads;
+    std::unordered_map<uint64_t, StackId> stacks;  // stack ref → stack
   };
   struct Store {
     StoreLocation location;
     StoreSchema schema;
   };
 
+  // Reads a bundle file, inflating it when it is a raw zlib stream (as
+  // stores and uniquers are from Instruments 9.3 on), within the limits.
+  Result<SharedBytes> ReadMember(const std::string& path);
   Status ReadTemplate();
   Result<Store> OpenStore(const StoreLocation& location);
   Result<BulkStore> OpenRows(const Store& store, RowLayout* layout);
@@ -168,9 +160,31 @@ class BundleReader {
   const ImportOptions& options_;
   std::optional<FormTemplate> form_;
   std::map<uint32_t, RunState> runs_;
+  uint64_t member_bytes_ = 0;        // all members read so far, expanded
   std::vector<FrameId> frames_;      // scratch
   std::vector<uint64_t> addresses_;  // scratch
 };
+
+Result<SharedBytes> BundleReader::ReadMember(const std::string& path) {
+  auto bytes = files_.Read(path);
+  if (!bytes.ok()) return bytes.status().WithPath(path);
+  SharedBytes member = bytes.take();
+  if (LooksLikeZlib(ByteSpan(member->data(), member->size()))) {
+    auto inflated = Inflate(ByteSpan(member->data(), member->size()), InflateFormat::kZlib,
+                            options_.limits.max_member_bytes);
+    if (!inflated.ok()) return inflated.status().WithPath(path);
+    member = std::make_shared<const std::vector<uint8_t>>(inflated.take());
+  }
+  member_bytes_ += member->size();
+  if (member_bytes_ > options_.limits.max_decompressed_bytes) {
+    return Status(ErrorCode::kLimitExceeded,
+                  "the bundle's files expand to more than " +
+                      std::to_string(options_.limits.max_decompressed_bytes) +
+                      " bytes (limits.maxDecompressedBytes)")
+        .WithPath(path);
+  }
+  return member;
+}
 
 const RunDetails* BundleReader::Details(uint32_t run) const {
   if (!form_) return nullptr;
@@ -195,7 +209,8 @@ Status BundleReader::ReadTemplate() {
     return OkStatus();
   }
   form_ = form.take();
-  for (const std::string& type : form_->instrument_types) builder_.AddInstrument(InstrumentName(type));
+  for (const std::string& type : form_->instrument_types)
+    builder_.AddInstrument(InstrumentName(type));
   for (const std::string& problem : form_->problems) {
     builder_.AddWarning("FORM_TEMPLATE_DAMAGED", "form.template: " + problem);
   }
@@ -205,7 +220,7 @@ Status BundleReader::ReadTemplate() {
 Result<BundleReader::Store> BundleReader::OpenStore(const StoreLocation& location) {
   std::string path = location.folder + "schema.xml";
   SharedBytes bytes;
-  ASSIGN_OR_RETURN(bytes, ReadMember(files_, path, options_.limits));
+  ASSIGN_OR_RETURN(bytes, ReadMember(path));
   auto schema = ParseStoreSchema(ByteSpan(bytes->data(), bytes->size()));
   if (!schema.ok()) return schema.status().WithPath(path);
   return Store{location, schema.take()};
@@ -214,7 +229,7 @@ Result<BundleReader::Store> BundleReader::OpenStore(const StoreLocation& locatio
 Result<BulkStore> BundleReader::OpenRows(const Store& store, RowLayout* layout) {
   std::string path = store.location.folder + "bulkstore";
   SharedBytes bytes;
-  ASSIGN_OR_RETURN(bytes, ReadMember(files_, path, options_.limits));
+  ASSIGN_OR_RETURN(bytes, ReadMember(path));
   auto rows = BulkStore::Open(bytes);
   if (!rows.ok()) return rows.status().WithPath(path);
 
@@ -222,7 +237,7 @@ Result<BulkStore> BundleReader::OpenRows(const Store& store, RowLayout* layout) 
   std::string descriptor_path = store.location.folder + "bulkstore_descriptor";
   SharedBytes descriptor_bytes;  // the archive's strings point into it
   if (files_.Contains(descriptor_path)) {
-    ASSIGN_OR_RETURN(descriptor_bytes, ReadMember(files_, descriptor_path, options_.limits));
+    ASSIGN_OR_RETURN(descriptor_bytes, ReadMember(descriptor_path));
     auto archive =
         KeyedArchive::Parse(ByteSpan(descriptor_bytes->data(), descriptor_bytes->size()));
     if (!archive.ok()) return archive.status().WithPath(descriptor_path);
@@ -241,12 +256,12 @@ Result<BulkStore> BundleReader::OpenRows(const Store& store, RowLayout* layout) 
 Result<const Uniquer*> BundleReader::RunUniquer(uint32_t run) {
   RunState& state = runs_[run];
   if (!state.uniquer) {
-    std::string base = RunFolder(run) + std::string(kArrayUniquer);
+    std::string base = runs_[run].folder + std::string(kArrayUniquer);
     SharedBytes index, data;
     if (files_.Contains(base + "index")) {
-      ASSIGN_OR_RETURN(index, ReadMember(files_, base + "index", options_.limits));
+      ASSIGN_OR_RETURN(index, ReadMember(base + "index"));
     }
-    ASSIGN_OR_RETURN(data, ReadMember(files_, base + "data", options_.limits));
+    ASSIGN_OR_RETURN(data, ReadMember(base + "data"));
     auto uniquer = Uniquer::Open(index, data, base + "data");
     if (!uniquer.ok()) return uniquer.status().WithPath(base + "index");
     state.uniquer = uniquer.take();
@@ -259,7 +274,7 @@ Result<int64_t> BundleReader::ProcessId(uint32_t run, uint64_t process_ref) {
   const Uniquer* uniquer;
   ASSIGN_OR_RETURN(uniquer, RunUniquer(run));
   std::vector<uint64_t> record;
-  ASSIGN_OR_RETURN(record, uniquer->Array(process_ref));
+  ASSIGN_OR_RETURN(record, uniquer->Head(process_ref, 1));
   if (record.empty()) return int64_t{-1};
   return static_cast<int64_t>(record[0]);
 }
@@ -268,7 +283,8 @@ Result<ProfileBuilder::ThreadId> BundleReader::Thread(uint32_t run, uint64_t thr
                                                       uint64_t process_ref,
                                                       ProfileBuilder::TimelineId timeline) {
   RunState& state = runs_[run];
-  auto cached = state.threads.find(thread_ref);
+  auto key = std::make_tuple(timeline, thread_ref, process_ref);
+  auto cached = state.threads.find(key);
   if (cached != state.threads.end()) return cached->second;
 
   // A thread reference is four times the index of its [tid, process] record.
@@ -279,7 +295,7 @@ Result<ProfileBuilder::ThreadId> BundleReader::Thread(uint32_t run, uint64_t thr
                   "thread reference " + std::to_string(thread_ref) + " is no multiple of 4");
   }
   std::vector<uint64_t> record;
-  ASSIGN_OR_RETURN(record, uniquer->Array(thread_ref / 4));
+  ASSIGN_OR_RETURN(record, uniquer->Head(thread_ref / 4, 2));
   if (record.empty()) {
     return Status(ErrorCode::kBundleCorrupt,
                   "the record of thread reference " + std::to_string(thread_ref) + " is empty");
@@ -310,7 +326,7 @@ Result<ProfileBuilder::ThreadId> BundleReader::Thread(uint32_t run, uint64_t thr
   desc.process_name = process_name;
   desc.pid = pid;
   ProfileBuilder::ThreadId id = builder_.InternThread(timeline, desc);
-  state.threads.emplace(thread_ref, id);
+  state.threads.emplace(key, id);
   return id;
 }
 
@@ -324,19 +340,24 @@ Result<StackId> BundleReader::Stack(uint32_t run, uint64_t stack_ref) {
   // ref); the frames arrays, concatenated, list addresses leaf first.
   const Uniquer* uniquer;
   ASSIGN_OR_RETURN(uniquer, RunUniquer(run));
+  uint64_t max_frames = options_.limits.max_frames_per_stack;
+  auto too_deep = [max_frames](const Status& status) {
+    if (status.code() != ErrorCode::kLimitExceeded) return status;
+    return Status(ErrorCode::kLimitExceeded, "a backtrace has more than " +
+                                                 std::to_string(max_frames) +
+                                                 " frames (limits.maxFramesPerStack)")
+        .WithPath(status.path())
+        .WithOffset(status.offset().value_or(0));
+  };
   std::vector<uint64_t> parts;
-  ASSIGN_OR_RETURN(parts, uniquer->Array(stack_ref));
+  Status read = uniquer->AppendArray(stack_ref, &parts, max_frames);
+  if (!read.ok()) return too_deep(read);
   addresses_.clear();
   std::optional<uint64_t> process_ref;
   for (uint64_t part : parts) {
     process_ref = part >> 32;
-    RETURN_IF_ERROR(uniquer->AppendArray(part & 0xFFFFFFFF, &addresses_));
-    if (addresses_.size() > options_.limits.max_frames_per_stack) {
-      return Status(ErrorCode::kLimitExceeded,
-                    "a backtrace has more than " +
-                        std::to_string(options_.limits.max_frames_per_stack) +
-                        " frames (limits.maxFramesPerStack)");
-    }
+    read = uniquer->AppendArray(part & 0xFFFFFFFF, &addresses_, max_frames - addresses_.size());
+    if (!read.ok()) return too_deep(read);
   }
   const SymbolTable* symbols = nullptr;
   if (process_ref && Details(run)) {
@@ -380,8 +401,14 @@ Result<std::vector<std::string>> ReadStrings(ByteSpan xml) {
       xmlReadMemory(reinterpret_cast<const char*>(xml.data()), static_cast<int>(xml.size()),
                     "strings", nullptr, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING),
       xmlFreeDoc);
-  if (!doc)
+  if (!doc) {
     return Status(ErrorCode::kBundleCorrupt, "the strings file is not an XML property list");
+  }
+  // A property list names Apple's DTD but declares nothing; declared
+  // entities would only be a hazard.
+  if (doc->intSubset && doc->intSubset->entities) {
+    return Status(ErrorCode::kBundleCorrupt, "the strings file declares entities");
+  }
   std::vector<std::string> strings;
   xmlNode* root = xmlDocGetRootElement(doc.get());
   for (xmlNode* array = root ? root->children : nullptr; array; array = array->next) {
@@ -408,10 +435,10 @@ Status InRow(const Status& status, const std::string& path, uint64_t row) {
 Status BundleReader::ReadThreadNames(const Store& store, RunState* run) {
   // Rows: the topology (time, thread ref), then name = string index << 32 |
   // thread ref / 4, indexing the strings in core/uniquing/strings.
-  std::string strings_path = RunFolder(store.location.run) + std::string(kStrings);
+  std::string strings_path = store.location.run_folder + std::string(kStrings);
   if (!files_.Contains(strings_path)) return OkStatus();
   SharedBytes strings_bytes;
-  ASSIGN_OR_RETURN(strings_bytes, ReadMember(files_, strings_path, options_.limits));
+  ASSIGN_OR_RETURN(strings_bytes, ReadMember(strings_path));
   auto strings = ReadStrings(ByteSpan(strings_bytes->data(), strings_bytes->size()));
   if (!strings.ok()) return strings.status().WithPath(strings_path);
   RowLayout layout;
@@ -520,6 +547,7 @@ Status BundleReader::Import() {
   std::vector<Store> stores;
   for (const StoreLocation& location : locations) {
     if (options_.run && location.run != *options_.run) continue;
+    runs_[location.run].folder = location.run_folder;
     Store store;
     ASSIGN_OR_RETURN(store, OpenStore(location));
     stores.push_back(std::move(store));

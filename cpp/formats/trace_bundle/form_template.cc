@@ -22,7 +22,16 @@ std::string BaseName(std::string_view path) {
 // Reads one part of the template; a failure is recorded, not fatal.
 class Reader {
  public:
-  Reader(const KeyedArchive& archive, FormTemplate* form) : archive_(archive), form_(*form) {}
+  Reader(const KeyedArchive& archive, FormTemplate* form) : archive_(archive), form_(*form) {
+    // Reading visits each object a few times; a crafted archive whose objects
+    // all share one huge dictionary would make that quadratic. The budget is
+    // a multiple of the archive's size.
+    uint64_t size = archive_.plist().size();
+    for (uint32_t i = 0; i < archive_.plist().size(); ++i) {
+      size += archive_.plist().object(i).children.size();
+    }
+    budget_ = 16 * size + (1 << 20);
+  }
 
   void ReadInstruments();
   void ReadSelectedRun();
@@ -31,6 +40,13 @@ class Reader {
  private:
   void Problem(const std::string& part, const Status& status) {
     form_.problems.push_back(part + ": " + status.message());
+  }
+  // Counts the work of looking into `object`; fails once the budget is spent.
+  Status Charge(uint32_t object) const {
+    work_ += archive_.Value(object).children.size() + 1;
+    if (work_ <= budget_) return OkStatus();
+    return Status(ErrorCode::kKeyedArchiveCorrupt,
+                  "its objects refer to one another more often than an archive of its size can");
   }
   // The fields $0, $1, … of an archived object, by number, in one pass over
   // its keys (symbol objects have thousands); null where a number is missing.
@@ -48,6 +64,8 @@ class Reader {
 
   const KeyedArchive& archive_;
   FormTemplate& form_;
+  uint64_t budget_ = 0;
+  mutable uint64_t work_ = 0;
 };
 
 void Reader::ReadInstruments() {
@@ -55,13 +73,13 @@ void Reader::ReadInstruments() {
   // depending on the version; every one is a string naming its type.
   std::set<std::string_view> seen;
   for (uint32_t object = 0; object < archive_.size(); ++object) {
+    if (Status charged = Charge(object); !charged.ok()) return Problem("the instruments", charged);
+    // Plain strings and NSStrings ({"NS.string": …}).
     const PlistObject& value = archive_.Value(object);
-    std::string_view text;
-    if (value.type == PlistType::kString) {
-      text = value.string;
-    } else if (auto string = archive_.String(object); string.ok()) {
-      text = *string;
-    }
+    const PlistObject* string =
+        value.type == PlistType::kString ? &value : archive_.plist().DictValue(value, "NS.string");
+    if (!string || string->type != PlistType::kString) continue;
+    std::string_view text = string->string;
     if (text.substr(0, kInstrumentTypePrefix.size()) == kInstrumentTypePrefix &&
         seen.insert(text).second) {
       form_.instrument_types.emplace_back(text);
@@ -103,6 +121,7 @@ void Reader::ReadRuns() {
 }
 
 Result<std::vector<const PlistObject*>> Reader::NumberedFields(uint32_t object) const {
+  RETURN_IF_ERROR(Charge(object));
   const PlistObject& dictionary = archive_.Value(object);
   if (dictionary.type != PlistType::kDictionary) {
     return Status(ErrorCode::kKeyedArchiveCorrupt, "object " + std::to_string(object) + " is a " +
@@ -172,6 +191,7 @@ Result<std::vector<std::pair<int64_t, uint32_t>>> Reader::IntKeyedEntries(
 }
 
 Status Reader::ReadRun(uint32_t run_dictionary, RunDetails* run) const {
+  RETURN_IF_ERROR(Charge(run_dictionary));
   std::vector<std::pair<uint32_t, uint32_t>> entries;
   ASSIGN_OR_RETURN(entries, archive_.DictionaryEntries(run_dictionary));
   std::optional<uint32_t> threads, processes, symbols;
@@ -204,8 +224,10 @@ Status Reader::ReadThreads(uint32_t threads, RunDetails* run) const {
   std::vector<std::pair<int64_t, uint32_t>> by_tid;
   ASSIGN_OR_RETURN(by_tid, IntKeyedEntries(threads));
   for (const auto& [tid, thread] : by_tid) {
+    RETURN_IF_ERROR(Charge(thread));
     auto details = archive_.OptionalField(thread, "$4");
     if (!details.ok() || !*details) continue;
+    RETURN_IF_ERROR(Charge(**details));
     auto entries = archive_.DictionaryEntries(**details);
     if (!entries.ok()) continue;
     std::optional<std::string> exec_name;
@@ -233,6 +255,7 @@ Status Reader::ReadProcesses(uint32_t process_datas, RunDetails* run) const {
   std::vector<uint32_t> processes;
   ASSIGN_OR_RETURN(processes, archive_.ArrayElements(process_datas));
   for (uint32_t process : processes) {
+    RETURN_IF_ERROR(Charge(process));
     auto entries = archive_.DictionaryEntries(process);
     if (!entries.ok()) continue;
     std::optional<int64_t> pid;
@@ -262,10 +285,12 @@ Result<SymbolTable> Reader::ReadSymbols(uint32_t persistent_symbols) const {
                   "PFTPersistentSymbols claims " + std::to_string(count) + " symbols");
   }
   SymbolTable table;
+  // An archive stores a repeated object once; so is it read once.
+  std::set<uint32_t> read;
   for (int64_t i = 0; i < count; ++i) {
     std::optional<uint32_t> symbol_data;
     ASSIGN_OR_RETURN(symbol_data, ObjectOf(fields, 5 + i));
-    if (!symbol_data) continue;
+    if (!symbol_data || !read.insert(*symbol_data).second) continue;
     Symbol symbol;
     ASSIGN_OR_RETURN(symbol, ReadSymbol(*symbol_data));
     table.Add(std::move(symbol));
@@ -296,6 +321,7 @@ Result<Symbol> Reader::ReadSymbol(uint32_t symbol_data) const {
     }
   }
   if (owner) {
+    RETURN_IF_ERROR(Charge(*owner));
     auto path = archive_.StringField(*owner, "$1");
     auto binary_name = archive_.StringField(*owner, "$0");
     if (path.ok() && !path->empty()) {
@@ -306,7 +332,8 @@ Result<Symbol> Reader::ReadSymbol(uint32_t symbol_data) const {
   }
   int64_t pairs;
   ASSIGN_OR_RETURN(pairs, IntegerOf(fields, 4));
-  if (pairs < 0 || static_cast<uint64_t>(pairs) * 2 + 7 > fields.size()) {
+  if (pairs < 0 || static_cast<uint64_t>(pairs) > fields.size() ||
+      static_cast<uint64_t>(pairs) * 2 + 7 > fields.size()) {
     return Status(ErrorCode::kKeyedArchiveCorrupt,
                   "PFTSymbolData claims " + std::to_string(pairs) + " address/line pairs");
   }

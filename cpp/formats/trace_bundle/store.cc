@@ -18,6 +18,8 @@ constexpr size_t kDataStartOffset = 12;
 constexpr size_t kRowSizeOffset = 16;
 // Rows seen are 17 to 33 bytes: a bound, so a damaged header stays harmless.
 constexpr uint32_t kMaxRowSize = 4096;
+// A field descriptor holds _name, _index, _type and _multi.
+constexpr size_t kMaxFieldProperties = 16;
 
 // Descriptor field types (bulkstore_descriptor _fields[]._type) and sizes.
 constexpr int64_t kFieldU32 = 1;
@@ -54,11 +56,16 @@ Result<StoreSchema> ParseStoreSchema(ByteSpan xml) {
       nullptr, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING));
   if (!doc) {
     const xmlError* error = xmlGetLastError();
+    std::string reason = error && error->message ? error->message : "";
+    while (!reason.empty() && (reason.back() == '\n' || reason.back() == ' ')) reason.pop_back();
     Status status(ErrorCode::kBundleCorrupt,
-                  std::string("schema.xml is not well-formed XML") +
-                      (error && error->message ? std::string(": ") + error->message : ""));
+                  "schema.xml is not well-formed XML" + (reason.empty() ? "" : ": " + reason));
     if (error && error->line > 0) status.WithLine(static_cast<uint64_t>(error->line));
     return status;
+  }
+  // Instruments declares no entities here; declared ones would only be a hazard.
+  if (doc->intSubset && doc->intSubset->entities) {
+    return Status(ErrorCode::kBundleCorrupt, "schema.xml declares entities");
   }
   xmlNode* root = xmlDocGetRootElement(doc.get());
   if (!root || !IsElement(root, "schema")) {
@@ -91,12 +98,22 @@ Result<StoreDescriptor> ReadDescriptor(const KeyedArchive& archive) {
     } else if (name == "_fields") {
       std::vector<uint32_t> fields;
       ASSIGN_OR_RETURN(fields, archive.ArrayElements(value));
+      if (fields.size() > kMaxRowSize) {
+        return Status(ErrorCode::kKeyedArchiveCorrupt, "the descriptor lists " +
+                                                           std::to_string(fields.size()) +
+                                                           " fields, more than a row can hold");
+      }
       for (uint32_t field : fields) {
         // An XRFieldDescriptor whose $0 is {_name, _index, _type, _multi}.
         uint32_t field_properties;
         ASSIGN_OR_RETURN(field_properties, archive.Field(field, "$0"));
         std::vector<std::pair<uint32_t, uint32_t>> field_entries;
         ASSIGN_OR_RETURN(field_entries, archive.DictionaryEntries(field_properties));
+        if (field_entries.size() > kMaxFieldProperties) {
+          return Status(ErrorCode::kKeyedArchiveCorrupt, "a field of the descriptor has " +
+                                                             std::to_string(field_entries.size()) +
+                                                             " properties");
+        }
         DescriptorField parsed;
         for (const auto& [field_key, field_value] : field_entries) {
           std::string_view field_name;

@@ -1,5 +1,7 @@
 #include "formats/trace_bundle/uniquer.h"
 
+#include <algorithm>
+
 #include "base/byte_reader.h"
 #include "base/checked_math.h"
 
@@ -86,7 +88,7 @@ Result<Uniquer> Uniquer::Open(SharedBytes index, SharedBytes data, std::string d
   return Uniquer(std::move(data), std::move(data_path), std::move(offsets));
 }
 
-Status Uniquer::AppendArray(uint64_t ref, std::vector<uint64_t>* out) const {
+Status Uniquer::AppendArray(uint64_t ref, std::vector<uint64_t>* out, uint64_t max_elements) const {
   if (ref >= offsets_.size()) {
     return Status(ErrorCode::kBundleCorrupt, "array " + std::to_string(ref) +
                                                  " is not in the uniquer (it holds " +
@@ -104,9 +106,31 @@ Status Uniquer::AppendArray(uint64_t ref, std::vector<uint64_t>* out) const {
         .WithPath(data_path_)
         .WithOffset(offsets_[ref]);
   }
+  if (*count > max_elements) {
+    return Status(ErrorCode::kLimitExceeded, "array " + std::to_string(ref) + " holds " +
+                                                 std::to_string(*count) + " elements, more than " +
+                                                 std::to_string(max_elements))
+        .WithPath(data_path_)
+        .WithOffset(offsets_[ref]);
+  }
   out->reserve(out->size() + *count);
   for (uint32_t i = 0; i < *count; ++i) out->push_back(*reader.ReadU64Le());
   return OkStatus();
+}
+
+Result<std::vector<uint64_t>> Uniquer::Head(uint64_t ref, uint32_t count) const {
+  if (ref >= offsets_.size()) return Array(ref);  // the same error
+  ByteReader reader(ByteSpan(data_->data(), data_->size()));
+  Status status = reader.Seek(offsets_[ref]);
+  auto size = status.ok() ? reader.ReadU32Le() : Result<uint32_t>(status);
+  if (!size.ok()) return size.status().WithPath(data_path_);
+  std::vector<uint64_t> head;
+  for (uint32_t i = 0; i < std::min(*size, count); ++i) {
+    auto element = reader.ReadU64Le();
+    if (!element.ok()) return element.status().WithPath(data_path_);
+    head.push_back(*element);
+  }
+  return head;
 }
 
 Result<std::vector<uint64_t>> Uniquer::Array(uint64_t ref) const {

@@ -28,8 +28,13 @@ class Uniquer {
   size_t size() const { return offsets_.size(); }
   // The elements of array `ref`.
   Result<std::vector<uint64_t>> Array(uint64_t ref) const;
-  // Appends them to `out` instead, avoiding an allocation per lookup.
-  Status AppendArray(uint64_t ref, std::vector<uint64_t>* out) const;
+  // Its first `count` elements (fewer when it holds fewer), without reading
+  // the rest: records ([tid, process], [pid, name]) need only their head.
+  Result<std::vector<uint64_t>> Head(uint64_t ref, uint32_t count) const;
+  // Appends them to `out` instead, avoiding an allocation per lookup; an
+  // array of more than `max_elements` fails with kLimitExceeded, unread.
+  Status AppendArray(uint64_t ref, std::vector<uint64_t>* out,
+                     uint64_t max_elements = UINT32_MAX) const;
 
  private:
   Uniquer(SharedBytes data, std::string data_path, std::vector<uint64_t> offsets)
