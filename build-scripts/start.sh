@@ -9,7 +9,7 @@ if [[ ! -f "$ROOT_DIR/web/dist/instrumentscope-core.wasm" ]]; then
   "$ROOT_DIR/build-scripts/build.sh" wasm
 fi
 input="${1:-$ROOT_DIR/../shared/corpus/shadi-gamal__uniprof/tests/fixtures/test-simple-export.xml.gz}"
-if [[ ! -f "$input" ]]; then
+if [[ ! -e "$input" ]]; then
   echo "usage: npm start -- EXPORT.xml   (an \`xctrace export\` of a Time Profiler table)" >&2
   exit 2
 fi
