@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: native Catch2 tests (plain and under AddressSanitizer +
-# UndefinedBehaviorSanitizer) through ctest, then the JS tests, which drive the
-# very .wasm the package ships. Installs and builds what is missing first.
+# UndefinedBehaviorSanitizer) through ctest, the JS tests, which drive the very
+# .wasm the package ships, and the page's end-to-end tests in Chromium
+# (screenshots in test-artifacts/e2e). Installs and builds what is missing first.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 "$ROOT_DIR/build-scripts/build.sh" native wasm
@@ -18,6 +19,9 @@ log "Native tests under AddressSanitizer and UndefinedBehaviorSanitizer"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir "$BUILD_DIR/sanitize" --output-on-failure -j"$JOBS"
 
-log "JavaScript tests (WebAssembly core)"
 cd "$ROOT_DIR"
+log "JavaScript tests (WebAssembly core)"
 node --test --test-reporter=spec tests/js/
+
+log "End-to-end tests of the page (Chromium)"
+node --test --test-reporter=spec --test-concurrency=1 tests/e2e/

@@ -1,12 +1,13 @@
 // instrumentscope: Apple Instruments recordings in, speedscope profiles out.
-// This entry runs the WebAssembly core in the calling thread; it works in
-// browsers (the .wasm is fetched from beside this file, or from
-// options.wasmURL) and, through ./node.js, in Node.
+// In a browser page the WebAssembly core runs in a module Worker the facade
+// owns (worker.js), so the page never blocks; in Node (through ./node.js), in
+// workers, or with options.worker === false, it runs in the calling thread.
+// The .wasm is fetched from beside these files, or from options.wasmURL.
 
-import { loadCore, runImport, wantedBytes } from './core.js';
 import { ImportError, abortError } from './errors.js';
-import { commonFolder, isFileList, toChunks } from './input.js';
+import { commonFolder, filesOfDirectory, isDirectoryEntry, isFileList, toChunks } from './input.js';
 import { speedscopeJsonPieces, toSpeedscope } from './speedscope.js';
+import { importInWorker } from './worker-client.js';
 
 export { ImportError };
 
@@ -20,21 +21,34 @@ function validate(options) {
   }
 }
 
-/** See index.d.ts. */
-export async function importTraceWithSummary(input, options = {}) {
-  validate(options);
-  if (options.signal?.aborted) throw abortError(options.signal);
+function inPageWithWorkers(options) {
+  return options.worker !== false && typeof window !== 'undefined' && typeof Worker !== 'undefined';
+}
+
+async function importHere(input, options, name) {
+  const { loadCore, runImport, wantedBytes } = await import('./core.js');
   const files = isFileList(input) ? input : undefined;
   const stream = files ? undefined : toChunks(input);
   const core = await loadCore(options);
-  const result = await runImport(core, files ? { files } : { chunks: stream.chunks }, {
-    name: options.name ?? (files ? commonFolder(files) : stream.name) ?? '',
+  return runImport(core, files ? { files } : { chunks: stream.chunks }, {
+    name: name ?? stream?.name ?? '',
     run: options.run,
     limits: options.limits,
     signal: options.signal,
     onProgress: options.onProgress,
     bytesTotal: files ? wantedBytes(core, files) : stream.size,
   });
+}
+
+/** See index.d.ts. */
+export async function importTraceWithSummary(input, options = {}) {
+  validate(options);
+  if (options.signal?.aborted) throw abortError(options.signal);
+  if (isDirectoryEntry(input)) input = await filesOfDirectory(input);
+  const name = options.name ?? (isFileList(input) ? commonFolder(input) : input?.name);
+  const result = inPageWithWorkers(options)
+    ? await importInWorker(input, options, name)
+    : await importHere(input, options, name);
   return toSpeedscope(result);
 }
 

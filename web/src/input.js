@@ -13,6 +13,34 @@ export function isFileList(input) {
     input.every((file) => file && typeof file.path === 'string' && 'data' in file);
 }
 
+/** A dropped folder: a FileSystemDirectoryEntry (from webkitGetAsEntry). */
+export function isDirectoryEntry(input) {
+  return Boolean(input?.isDirectory) && typeof input.createReader === 'function';
+}
+
+/** The files below a FileSystemDirectoryEntry, as [{path, data: File}]. */
+export async function filesOfDirectory(directory) {
+  const files = [];
+  const pending = [directory];
+  while (pending.length) {
+    const reader = pending.pop().createReader();
+    // readEntries hands out a batch at a time, until an empty one.
+    for (;;) {
+      const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+      if (!batch.length) break;
+      for (const entry of batch) {
+        if (entry.isDirectory) {
+          pending.push(entry);
+        } else {
+          const file = await new Promise((resolve, reject) => entry.file(resolve, reject));
+          files.push({ path: entry.fullPath.replace(/^\//, ''), data: file });
+        }
+      }
+    }
+  }
+  return files;
+}
+
 /** The size of a file's data, without reading it. */
 export function dataSize(data) {
   if (typeof Blob !== 'undefined' && data instanceof Blob) return data.size;

@@ -1,0 +1,157 @@
+// The drag-and-drop page end to end, in Debian's Chromium: each way in (file
+// picker, folder drop, folder picker, paste) reaches `loaded` with speedscope
+// drawing the profile's flame graph; its download is the golden output byte
+// for byte; bad input reaches `error` with a readable explanation; and no
+// request ever leaves the page's origin. Screenshots land in test-artifacts/e2e.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+
+import { CORPUS_SKIP, ROOT, UNIPROF_EXPORT, corpusFile } from '../js/support.js';
+import {
+  CHROMIUM_SKIP,
+  assertCleanPage,
+  assertFlameGraphShows,
+  downloadedJson,
+  dropPath,
+  heaviestRoot,
+  openPage,
+  saveScreenshot,
+  settledState,
+  startSession,
+} from './support.js';
+
+const ZIPPED_BUNDLE = 'jlfwong__speedscope/sample/profiles/Instruments/9.3.1/simple-time-profile.trace.zip';
+const BUNDLE_FOLDER = 'axe-org__TraceUtility/TestBlock/Instruments.trace';
+const SKIP = CHROMIUM_SKIP || CORPUS_SKIP;
+
+function golden(path) {
+  return readFileSync(`${ROOT}/tests/golden/${path}.speedscope.json`, 'utf8');
+}
+
+describe('the page', { skip: CHROMIUM_SKIP }, () => {
+  let session;
+  before(async () => {
+    session = await startSession();
+  });
+  after(async () => {
+    await session?.close();
+  });
+
+  /** Checks a loaded page against the golden output of its input. */
+  async function assertShowsGolden(page, goldenPath, downloadName) {
+    const expected = golden(goldenPath);
+    const file = JSON.parse(expected);
+    await assertFlameGraphShows(page, heaviestRoot(file));
+    const download = await downloadedJson(page);
+    assert.equal(download.name, downloadName);
+    assert.equal(download.text, expected);
+  }
+
+  test('a zipped .trace from the file picker shows its flame graph', { skip: SKIP }, async () => {
+    const page = await openPage(session);
+    await page.setInputFiles('#file-input', corpusFile(ZIPPED_BUNDLE));
+    assert.equal(await settledState(page), 'loaded');
+    await assertShowsGolden(page, 'trace_bundle/speedscope-9.3.1-simple-time-profile',
+      'simple-time-profile.speedscope.json');
+    assert.match(await page.textContent('#status'), /4,646 samples in 1 thread\b/);
+    await saveScreenshot(page, 'zipped-trace');
+    assertCleanPage(page);
+  });
+
+  test('a .trace folder dropped on the page shows its flame graph', { skip: SKIP }, async () => {
+    const page = await openPage(session);
+    await dropPath(page, corpusFile(BUNDLE_FOLDER));
+    assert.equal(await settledState(page), 'loaded');
+    await assertShowsGolden(page, 'trace_bundle/axe-org-10.1-testblock', 'Instruments.speedscope.json');
+    // Threads busiest first, with their sample counts; the busiest is on show.
+    const threads = await page.locator('#thread-select option').allTextContents();
+    assert.equal(threads.length, 5);
+    const counts = threads.map((label) => Number(label.match(/— ([\d,]+) samples?$/)[1].replaceAll(',', '')));
+    assert.deepEqual(counts, [...counts].sort((a, b) => b - a));
+    assert.equal(await page.inputValue('#thread-select'), '0');
+    assert.match(threads[0], /^Main Thread 0x[0-9a-f]+ — 2,947 samples$/);
+    await saveScreenshot(page, 'trace-folder-dropped');
+
+    // Picking another thread shows it: speedscope lists the process's threads
+    // in profile order, and all five are TestBlock's.
+    await page.selectOption('#thread-select', { index: 1 });
+    const picked = Number(await page.inputValue('#thread-select'));
+    assert.notEqual(picked, 0);
+    await page.frameLocator('#viewer iframe').getByText(`(${picked + 1}/5)`).waitFor();
+    assertCleanPage(page);
+  });
+
+  test('a .trace folder from the folder picker shows its flame graph', { skip: SKIP }, async () => {
+    const page = await openPage(session);
+    await page.setInputFiles('#folder-input', corpusFile(BUNDLE_FOLDER));
+    assert.equal(await settledState(page), 'loaded');
+    await assertShowsGolden(page, 'trace_bundle/axe-org-10.1-testblock', 'Instruments.speedscope.json');
+    assertCleanPage(page);
+  });
+
+  test('an xctrace export (.xml.gz) from the file picker shows its flame graph', { skip: SKIP }, async () => {
+    const page = await openPage(session);
+    await page.setInputFiles('#file-input', corpusFile(UNIPROF_EXPORT));
+    assert.equal(await settledState(page), 'loaded');
+    await assertShowsGolden(page, 'xctrace_xml/uniprof-test-simple-export', 'test-simple-export.speedscope.json');
+    assert.equal(await page.textContent('#process-select option'), 'test-simple (pid 49230) — 518 samples');
+    await saveScreenshot(page, 'xctrace-export');
+    assertCleanPage(page);
+  });
+
+  test('a damaged zip reaches the error panel, saying what and where', async () => {
+    const page = await openPage(session);
+    // A zip's first local header, then nothing a zip needs: no central directory.
+    const bytes = Buffer.from('PK\x03\x04\x14\x00\x00\x00\x08\x00damaged on its way here', 'latin1');
+    await page.setInputFiles('#file-input', { name: 'damaged.trace.zip', mimeType: 'application/zip', buffer: bytes });
+    assert.equal(await settledState(page), 'error');
+    assert.equal(await page.textContent('#error-title'), 'Could not open damaged.trace.zip');
+    assert.equal(await page.textContent('#error-code'), 'ZIP_CORRUPT');
+    assert.match(await page.textContent('#error-message'), /no end of central directory record/);
+    assert.equal(await page.textContent('#error-where'), `byte ${bytes.length}`);
+    assert.match(await page.textContent('#error-hint'), /zip the whole \.trace folder again/);
+    await saveScreenshot(page, 'damaged-zip');
+
+    // And the page recovers: another file opens.
+    await page.click('#error-dismiss');
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'idle');
+    assertCleanPage(page);
+  });
+
+  test('text that is no recording says which formats it reads', async () => {
+    const page = await openPage(session);
+    await page.setInputFiles('#file-input', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello\n') });
+    assert.equal(await settledState(page), 'error');
+    assert.equal(await page.textContent('#error-code'), 'UNKNOWN_FORMAT');
+    assert.match(await page.textContent('#error-hint'), /zipped \.trace.*\.trace folder.*xctrace export/);
+    assertCleanPage(page);
+  });
+
+  test('a pasted export opens like a picked one', { skip: SKIP }, async () => {
+    const page = await openPage(session);
+    const xml = readFileSync(corpusFile('openjdk__jmh/jmh-core/src/test/resources/org.openjdk.jmh.profile.xctrace/time-profile.xml'), 'utf8');
+    await page.evaluate((text) => {
+      const clipboardData = new DataTransfer();
+      clipboardData.setData('text/plain', text);
+      document.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+    }, xml);
+    assert.equal(await settledState(page), 'loaded');
+    const expected = JSON.parse(golden('xctrace_xml/jmh-time-profile-xcode14.3'));
+    await assertFlameGraphShows(page, heaviestRoot(expected));
+    const download = await downloadedJson(page);
+    assert.equal(download.name, 'pasted text.speedscope.json');
+    assert.deepEqual(JSON.parse(download.text).profiles, expected.profiles);
+    assertCleanPage(page);
+  });
+
+  test('the page\'s Content-Security-Policy refuses other origins', async () => {
+    const page = await openPage(session);
+    const response = await page.request.get(`${session.origin}/`);
+    assert.match(response.headers()['content-security-policy'], /default-src 'self'/);
+    const outcome = await page.evaluate(() => fetch('https://example.com/').then(() => 'fetched', (error) => error.name));
+    assert.equal(outcome, 'TypeError');
+    // The refusal is the policy's, before any request: the route never saw one.
+    assert.deepEqual(page.foreignRequests, []);
+  });
+});

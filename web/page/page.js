@@ -1,0 +1,366 @@
+// The drag-and-drop page: takes a recording from a drop, a picker or the
+// clipboard, imports it with the package's facade (whose Worker keeps this
+// page responsive), and shows the result in speedscope's own viewer, served
+// from this origin. document.body.dataset.state is idle, loading, loaded or
+// error, for people's CSS and for automation alike.
+
+import { ImportError, importTraceWithSummary, serializeSpeedscope } from './src/index.js';
+
+const element = (id) => document.getElementById(id);
+
+const STAGE_NAMES = {
+  reading: 'Reading',
+  detecting: 'Recognizing the format',
+  parsing: 'Parsing',
+  building: 'Building profiles',
+  done: 'Done',
+};
+
+const EXPORT_COMMAND = 'xctrace export --input x.trace --xpath ' +
+  '\'/trace-toc/run[1]/data/table[@schema="time-profile"]\' --output x.xml';
+
+const DAMAGED = 'The file is damaged. Copy it again from where it was recorded; ' +
+  'if you zipped it yourself, zip the whole .trace folder again.';
+const CUT_OFF = 'The file ends early: it was probably cut off while copying or downloading. Copy it again.';
+const BAD_EXPORT = 'The export is malformed at the place shown. Export the table again with xctrace export.';
+const REEXPORT = `On a Mac, export the Time Profiler table and open the XML here: ${EXPORT_COMMAND}`;
+
+/** What to try, per error code (see ImportErrorCode in src/index.d.ts). */
+const HINTS = {
+  INVALID_ARGUMENT: 'Open a recording with the pickers above.',
+  EMPTY_INPUT: 'The file is empty. Copy it again from where it was recorded.',
+  UNKNOWN_FORMAT: 'Open a zipped .trace, a .trace folder (with "Choose a .trace folder…", or by dropping it), ' +
+    'or an xctrace export (.xml or .xml.gz).',
+  TRUNCATED: CUT_OFF,
+  GZIP_TRUNCATED: CUT_OFF,
+  GZIP_CORRUPT: DAMAGED,
+  ZIP_CORRUPT: DAMAGED,
+  INFLATE_CORRUPT: DAMAGED,
+  ZIP_UNSUPPORTED: 'Zip the .trace folder again with plain zip (zip -r x.trace.zip x.trace), or open the folder itself.',
+  PLIST_CORRUPT: `A file inside the .trace is damaged. ${REEXPORT}`,
+  KEYED_ARCHIVE_CORRUPT: `A file inside the .trace is damaged. ${REEXPORT}`,
+  BUNDLE_CORRUPT: `A file inside the .trace is damaged. ${REEXPORT}`,
+  BUNDLE_NO_SAMPLES: 'This recording holds no CPU samples. Record with the Time Profiler instrument.',
+  BUNDLE_UNSUPPORTED: REEXPORT,
+  XML_SYNTAX: BAD_EXPORT,
+  XML_FORBIDDEN: 'The XML declares a DTD or entities, which xctrace never writes. Export the table again.',
+  XML_NOT_XCTRACE: `This XML is not an xctrace export. ${REEXPORT}`,
+  XML_TABLE_OF_CONTENTS: `This is an export's table of contents, not a table. Export the samples: ${EXPORT_COMMAND}`,
+  XML_NO_SAMPLE_TABLE: `The export holds no CPU samples. Export the time-profile (or time-sample, cpu-profile) table: ${EXPORT_COMMAND}`,
+  XML_NO_SAMPLES: 'The table has no samples: the recording may have been stopped at once. Record longer.',
+  XML_DANGLING_REF: BAD_EXPORT,
+  XML_DUPLICATE_ID: BAD_EXPORT,
+  XML_REF_MISMATCH: BAD_EXPORT,
+  XML_BAD_VALUE: BAD_EXPORT,
+  XML_BAD_STRUCTURE: BAD_EXPORT,
+  BAD_SAMPLE: BAD_EXPORT,
+  LIMIT_EXCEEDED: 'The recording is larger than one browser tab can hold. Open one run at a time with ' +
+    'the command line (npx instrumentscope x.trace.zip --list, then --run N).',
+  RUN_NOT_FOUND: 'Choose one of the runs the recording holds.',
+};
+
+let current = null;  // {file, summary, name} of the recording on show
+let importController = null;
+let viewerURL = null;  // the blob: URL speedscope reads the profile from
+
+function setState(state) {
+  document.body.dataset.state = state;
+  element('drop-zone').hidden = state !== 'idle';
+  element('progress').hidden = state !== 'loading';
+  element('error').hidden = state !== 'error';
+  element('viewer').hidden = state !== 'loaded';
+  element('toolbar').hidden = state !== 'loaded';
+}
+
+function setStatus(text) {
+  element('status').textContent = text;
+}
+
+function formatBytes(bytes) {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+function formatCount(count) {
+  return count.toLocaleString('en');
+}
+
+function plural(count, noun) {
+  return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function showProgress({ stage, bytesRead, bytesTotal, samples }) {
+  element('progress-stage').textContent = STAGE_NAMES[stage] ?? stage;
+  const bar = element('progress-bar');
+  const parts = [];
+  if (bytesTotal) {
+    bar.max = bytesTotal;
+    bar.value = Math.min(bytesRead, bytesTotal);
+    parts.push(`${formatBytes(bytesRead)} of ${formatBytes(bytesTotal)}`);
+  } else {
+    bar.removeAttribute('value');  // indeterminate: a stream of unknown size
+    parts.push(formatBytes(bytesRead));
+  }
+  if (samples) parts.push(plural(samples, 'sample'));
+  element('progress-detail').textContent = `· ${parts.join(' · ')}`;
+}
+
+function showError(error, name) {
+  const isImportError = error instanceof ImportError;
+  element('error-title').textContent = `Could not open ${name}`;
+  element('error-message').textContent = error?.message ?? String(error);
+  element('error-where').textContent = (isImportError && error.location) || 'the input as a whole';
+  element('error-code').textContent = isImportError ? error.code : (error?.name ?? 'Error');
+  element('error-hint').textContent = (isImportError && HINTS[error.code]) ||
+    'Reload the page and try again. If it happens again, report the code and message above.';
+  setState('error');
+}
+
+function closeViewer() {
+  element('viewer').replaceChildren();
+  if (viewerURL) URL.revokeObjectURL(viewerURL);
+  viewerURL = null;
+}
+
+/** A name for the input as the user knows it. */
+function nameOf(input) {
+  if (Array.isArray(input)) return input[0]?.path.split('/')[0] || 'the folder';
+  return input?.name || 'the recording';
+}
+
+/** "x" of "x.trace.zip", "x.xml.gz", "x.trace". */
+function baseName(name) {
+  return name.replace(/(\.gz|\.zip)$/i, '').replace(/\.(trace|xml)$/i, '') || 'profile';
+}
+
+async function open(input) {
+  importController?.abort();
+  const controller = new AbortController();
+  importController = controller;
+  const name = nameOf(input);
+  current = null;
+  closeViewer();
+  setStatus('');
+  element('progress-name').textContent = name;
+  showProgress({ stage: 'reading', bytesRead: 0, samples: 0 });
+  setState('loading');
+  try {
+    const { file, summary } = await importTraceWithSummary(input, {
+      signal: controller.signal,
+      onProgress: (progress) => {
+        if (importController === controller) showProgress(progress);
+      },
+    });
+    if (importController !== controller) return;
+    current = { file, summary, name };
+    fillRuns();
+    showSelection();
+    setState('loaded');
+    const samples = summary.profiles.reduce((sum, profile) => sum + profile.sampleCount, 0);
+    setStatus(`${name}: ${plural(samples, 'sample')} in ${plural(summary.profiles.length, 'thread')}` +
+      (summary.instruments.length ? `, recorded with ${summary.instruments.join(', ')}` : '') +
+      summary.warnings.map((warning) => `. ${warning.message}`).join(''));
+  } catch (error) {
+    if (importController !== controller) return;
+    if (error?.name === 'AbortError') {
+      setState('idle');
+      setStatus(`Stopped reading ${name}.`);
+    } else {
+      showError(error, name);
+    }
+  } finally {
+    if (importController === controller) importController = null;
+  }
+}
+
+// Run, process and thread pickers. Processes and threads are listed busiest
+// first with their sample counts; the busiest thread is shown first.
+
+function sum(indices) {
+  return indices.reduce((total, index) => total + current.summary.profiles[index].sampleCount, 0);
+}
+
+function fillSelect(select, options, selected) {
+  select.replaceChildren(...options.map(({ value, label }) => new Option(label, value, false, value === selected)));
+  select.disabled = options.length < 2;
+}
+
+function groupBy(indices, keyOf) {
+  const groups = new Map();
+  for (const index of indices) {
+    const key = keyOf(current.summary.profiles[index]);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(index);
+  }
+  return groups;
+}
+
+function busiestFirst(groups) {
+  return [...groups].sort(([, a], [, b]) => sum(b) - sum(a));
+}
+
+function processKey(profile) {
+  return `${profile.pid ?? ''}:${profile.processName}`;
+}
+
+function processLabel(profile) {
+  const name = profile.processName || 'unnamed process';
+  return profile.pid === null ? name : `${name} (pid ${profile.pid})`;
+}
+
+function fillRuns() {
+  const { profiles, activeProfileIndex } = current.summary;
+  const runs = groupBy(profiles.keys(), (profile) => String(profile.run));
+  const options = [...runs]
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([run, indices]) => ({ value: run, label: `Run ${run} — ${plural(sum(indices), 'sample')}` }));
+  element('run-label').hidden = runs.size < 2;
+  fillSelect(element('run-select'), options, String(profiles[activeProfileIndex]?.run ?? options[0]?.value));
+  fillProcesses(activeProfileIndex);
+}
+
+function fillProcesses(preferredIndex) {
+  const { profiles } = current.summary;
+  const run = element('run-select').value;
+  const inRun = [...profiles.keys()].filter((index) => String(profiles[index].run) === run);
+  const processes = busiestFirst(groupBy(inRun, processKey));
+  const preferred = profiles[preferredIndex];
+  const selected = preferred && String(preferred.run) === run ? processKey(preferred) : processes[0]?.[0];
+  fillSelect(element('process-select'), processes.map(([key, indices]) => ({
+    value: key,
+    label: `${processLabel(profiles[indices[0]])} — ${plural(sum(indices), 'sample')}`,
+  })), selected);
+  fillThreads(preferredIndex);
+}
+
+function threadsOfSelection() {
+  const { profiles } = current.summary;
+  const run = element('run-select').value;
+  const process = element('process-select').value;
+  return [...profiles.keys()]
+    .filter((index) => String(profiles[index].run) === run && processKey(profiles[index]) === process)
+    .sort((a, b) => profiles[b].sampleCount - profiles[a].sampleCount);
+}
+
+function fillThreads(preferredIndex) {
+  const { profiles } = current.summary;
+  const threads = threadsOfSelection();
+  const selected = threads.includes(preferredIndex) ? preferredIndex : threads[0];
+  fillSelect(element('thread-select'), threads.map((index) => ({
+    value: String(index),
+    label: `${profiles[index].threadName} — ${plural(profiles[index].sampleCount, 'sample')}`,
+  })), String(selected));
+}
+
+/** Shows the selected process's threads in speedscope, the selected one first. */
+function showSelection() {
+  const threads = threadsOfSelection();
+  // speedscope's own thread switcher then goes through this process's threads in profile order.
+  const indices = [...threads].sort((a, b) => a - b);
+  const selected = Number(element('thread-select').value);
+  const file = {
+    ...current.file,
+    profiles: indices.map((index) => current.file.profiles[index]),
+    activeProfileIndex: Math.max(0, indices.indexOf(selected)),
+  };
+  closeViewer();
+  viewerURL = URL.createObjectURL(new Blob([...serializeSpeedscope(file)], { type: 'application/json' }));
+  const frame = document.createElement('iframe');
+  frame.title = 'speedscope flame graph viewer';
+  const title = `${current.name} — ${element('process-select').selectedOptions[0]?.textContent ?? ''}`;
+  frame.src = `speedscope/index.html#profileURL=${encodeURIComponent(viewerURL)}` +
+    `&title=${encodeURIComponent(title)}&view=left-heavy`;
+  element('viewer').append(frame);
+}
+
+function download() {
+  const blob = new Blob([...serializeSpeedscope(current.file)], { type: 'application/json' });
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = `${baseName(current.name)}.speedscope.json`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+}
+
+function reset() {
+  importController?.abort();
+  current = null;
+  closeViewer();
+  setStatus('');
+  setState('idle');
+}
+
+// Inputs: pickers, drops (files, folders, text) and pastes.
+
+/** The recording a drop carries, read while the event lasts. */
+function droppedInput(dataTransfer) {
+  const item = [...dataTransfer.items].find((candidate) => candidate.kind === 'file');
+  if (item) {
+    const entry = item.webkitGetAsEntry?.();
+    return entry?.isDirectory ? entry : item.getAsFile();
+  }
+  const text = dataTransfer.getData('text/plain');
+  return text ? new File([text], 'dropped text') : null;
+}
+
+function setUpInputs() {
+  element('file-input').addEventListener('change', (event) => {
+    const [file] = event.target.files;
+    event.target.value = '';
+    if (file) open(file);
+  });
+  element('folder-input').addEventListener('change', (event) => {
+    const files = [...event.target.files].map((file) => ({ path: file.webkitRelativePath || file.name, data: file }));
+    event.target.value = '';
+    if (files.length) open(files);
+  });
+
+  const zone = element('drop-zone');
+  document.addEventListener('dragover', (event) => {
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+    zone.classList.add('dragging');
+  });
+  document.addEventListener('dragleave', (event) => {
+    if (!event.relatedTarget) zone.classList.remove('dragging');
+  });
+  document.addEventListener('drop', (event) => {
+    event.preventDefault();
+    zone.classList.remove('dragging');
+    const input = droppedInput(event.dataTransfer);
+    if (input) open(input);
+  });
+  document.addEventListener('paste', (event) => {
+    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+    const [file] = event.clipboardData.files;
+    const text = event.clipboardData.getData('text/plain');
+    if (file || text) {
+      event.preventDefault();
+      open(file ?? new File([text], 'pasted text'));
+    }
+  });
+
+  element('cancel').addEventListener('click', () => importController?.abort());
+  element('error-dismiss').addEventListener('click', reset);
+  element('open-another').addEventListener('click', reset);
+  element('download').addEventListener('click', download);
+  element('run-select').addEventListener('change', () => {
+    fillProcesses(-1);
+    showSelection();
+  });
+  element('process-select').addEventListener('change', () => {
+    fillThreads(-1);
+    showSelection();
+  });
+  element('thread-select').addEventListener('change', showSelection);
+}
+
+setUpInputs();
+setState('idle');

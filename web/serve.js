@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// Serves the drag-and-drop page on 127.0.0.1 (npm start). Everything the page
+// needs comes from this one origin: the page, the package's modules and .wasm,
+// and speedscope's viewer from the speedscope npm package. Recordings are read
+// in the browser and never sent here.
+//   node web/serve.js [--port N]   (default: $PORT, else 8080; 0 picks a free one)
+
+import { createReadStream, promises as fs } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const WEB_DIR = fileURLToPath(new URL('.', import.meta.url));
+const ROOT_DIR = join(WEB_DIR, '..');
+
+/** URL prefix → folder; the longest prefix wins. */
+export const SITE_LAYOUT = [
+  ['/speedscope/', join(ROOT_DIR, 'node_modules', 'speedscope', 'dist', 'release')],
+  ['/src/', join(WEB_DIR, 'src')],
+  ['/dist/', join(WEB_DIR, 'dist')],
+  ['/', join(WEB_DIR, 'page')],
+];
+
+const MIME_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
+};
+
+// Nothing may be fetched from, or sent to, another origin. The page's own
+// policy is also in its <meta> tag, for static hosts that set no headers.
+const PAGE_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self' blob:",
+  "worker-src 'self'",
+  "frame-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+// speedscope styles its elements inline, compiles a WebAssembly decoder (for
+// Java Flight Recorder files) as it starts, and fetches the profile from a blob: URL.
+const VIEWER_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+// The core's Embind glue (Emscripten 3.1.6) builds its call wrappers with
+// new Function, so the worker that runs it needs 'unsafe-eval'; it holds no
+// markup and reaches nothing but this origin.
+const WORKER_POLICY = "default-src 'self'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'self'";
+
+function policyFor(urlPath) {
+  if (urlPath === '/src/worker.js') return WORKER_POLICY;
+  if (urlPath.startsWith('/speedscope/')) return VIEWER_POLICY;
+  return PAGE_POLICY;
+}
+
+/** The file a URL path names, or null when it is outside the site. */
+export function resolvePath(urlPath) {
+  const [prefix, folder] = SITE_LAYOUT.find(([candidate]) => urlPath.startsWith(candidate));
+  let rest = urlPath.slice(prefix.length);
+  if (rest === '' || rest.endsWith('/')) rest += 'index.html';
+  const file = normalize(join(folder, rest));
+  return file.startsWith(folder + sep) ? file : null;
+}
+
+async function respond(request, response) {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.writeHead(405, { Allow: 'GET, HEAD' }).end();
+    return;
+  }
+  let urlPath;
+  try {
+    urlPath = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+  } catch {
+    response.writeHead(400).end('bad request\n');
+    return;
+  }
+  if (urlPath === '/speedscope') {
+    response.writeHead(301, { Location: '/speedscope/' }).end();
+    return;
+  }
+  const file = urlPath.includes('\0') ? null : resolvePath(urlPath);
+  const stats = file && await fs.stat(file).catch(() => null);
+  if (!stats?.isFile()) {
+    response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`not found: ${urlPath}\n`);
+    return;
+  }
+  response.writeHead(200, {
+    'Content-Type': MIME_TYPES[extname(file)] ?? 'application/octet-stream',
+    'Content-Length': stats.size,
+    'Content-Security-Policy': policyFor(urlPath),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-cache',
+  });
+  if (request.method === 'HEAD') {
+    response.end();
+    return;
+  }
+  createReadStream(file).on('error', () => response.destroy()).pipe(response);
+}
+
+/** Starts the server; resolves with it once it listens. */
+export function serve({ port = 8080, host = '127.0.0.1' } = {}) {
+  const server = createServer((request, response) => {
+    respond(request, response).catch(() => response.destroy());
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
+  });
+}
+
+async function main() {
+  const index = process.argv.indexOf('--port');
+  const port = Number(index > 0 ? process.argv[index + 1] : process.env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`serve: not a port: ${index > 0 ? process.argv[index + 1] : process.env.PORT}`);
+    process.exit(2);
+  }
+  for (const [, folder] of SITE_LAYOUT) {
+    if (!(await fs.stat(folder).catch(() => null))) {
+      console.error(`serve: ${folder} is missing; run npm start, which builds it`);
+      process.exit(1);
+    }
+  }
+  let server;
+  try {
+    server = await serve({ port });
+  } catch (error) {
+    console.error(`serve: cannot listen on 127.0.0.1:${port}: ${error.message}` +
+      (error.code === 'EADDRINUSE' ? ' (set PORT to use another port)' : ''));
+    process.exit(1);
+  }
+  console.log(`instrumentscope: serving on http://127.0.0.1:${server.address().port}/ (Ctrl-C stops)`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();

@@ -1,0 +1,90 @@
+// The module Worker the browser facade owns: it runs the WebAssembly core off
+// the page's thread. Messages (see worker-client.js for the other side):
+//   in:  {type: 'import', id, options, input}, {type: 'cancel', id},
+//        {type: 'chunk', id, bytes}, {type: 'end', id}   (stream inputs)
+//   out: {type: 'progress', id, progress}, {type: 'pull', id} (stream inputs),
+//        {type: 'done', id, result} (typed arrays transferred), {type: 'error', id, error}
+
+import { loadCore, runImport, wantedBytes } from './core.js';
+import { ImportError } from './errors.js';
+import { toChunks } from './input.js';
+
+const controllers = new Map();
+const streams = new Map();
+
+self.onmessage = ({ data }) => {
+  if (data.type === 'import') run(data);
+  else if (data.type === 'cancel') controllers.get(data.id)?.abort();
+  else if (data.type === 'chunk' || data.type === 'end') streams.get(data.id)?.deliver(data);
+};
+
+// A stream the page reads: each chunk is asked for, so that no more than one
+// is ever in flight.
+class PulledStream {
+  constructor(id) {
+    this.id = id;
+    this.waiting = null;
+  }
+
+  deliver(message) {
+    const resolve = this.waiting;
+    this.waiting = null;
+    resolve?.(message.type === 'end' ? { done: true, value: undefined } : { done: false, value: message.bytes });
+  }
+
+  [Symbol.asyncIterator]() {
+    return {
+      next: () => new Promise((resolve) => {
+        this.waiting = resolve;
+        self.postMessage({ type: 'pull', id: this.id });
+      }),
+    };
+  }
+}
+
+function describe(error) {
+  if (error instanceof ImportError) {
+    const { code, message, path, offset, line } = error;
+    return { code, message, path, offset, line };
+  }
+  return { name: error?.name ?? 'Error', message: error?.message ?? String(error) };
+}
+
+async function run({ id, options, input }) {
+  const controller = new AbortController();
+  controllers.set(id, controller);
+  try {
+    const core = await loadCore({ wasmURL: options.wasmURL });
+    let source;
+    let bytesTotal;
+    let name = options.name;
+    if (input.kind === 'files') {
+      source = { files: input.files };
+      bytesTotal = wantedBytes(core, input.files);
+    } else if (input.kind === 'blob') {
+      const stream = toChunks(input.blob);
+      source = { chunks: stream.chunks };
+      bytesTotal = stream.size;
+      name = name || stream.name;
+    } else {
+      const stream = new PulledStream(id);
+      streams.set(id, stream);
+      source = { chunks: stream };
+    }
+    const result = await runImport(core, source, {
+      name: name ?? '',
+      run: options.run,
+      limits: options.limits,
+      signal: controller.signal,
+      onProgress: (progress) => self.postMessage({ type: 'progress', id, progress }),
+      bytesTotal,
+    });
+    const arrays = [result.stackParents, result.stackFrames, ...result.samples, ...result.weights];
+    self.postMessage({ type: 'done', id, result }, arrays.map((array) => array.buffer));
+  } catch (error) {
+    self.postMessage({ type: 'error', id, error: describe(error) });
+  } finally {
+    controllers.delete(id);
+    streams.delete(id);
+  }
+}
