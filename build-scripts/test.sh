@@ -24,4 +24,4 @@ log "JavaScript tests (WebAssembly core)"
 node --test --test-reporter=spec tests/js/
 
 log "End-to-end tests of the page (Chromium)"
-node --test --test-reporter=spec --test-concurrency=1 tests/e2e/
+node --test --test-reporter=spec --test-concurrency=1 --test-timeout=300000 tests/e2e/

@@ -5,6 +5,7 @@
 // request ever leaves the page's origin. Screenshots land in test-artifacts/e2e.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 
 import { CORPUS_SKIP, ROOT, UNIPROF_EXPORT, corpusFile } from '../js/support.js';
@@ -47,6 +48,16 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
     assert.equal(download.name, downloadName);
     assert.equal(download.text, expected);
   }
+
+  test('the idle page offers a drop zone, a file picker and a folder picker', async () => {
+    const page = await openPage(session);
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'idle');
+    assert.match(await page.getAttribute('#file-input', 'accept'), /\.zip.*\.xml.*\.gz/);
+    assert.equal(await page.evaluate(() => document.getElementById('folder-input').webkitdirectory), true);
+    assert.ok(await page.isVisible('#drop-zone'));
+    await saveScreenshot(page, 'idle');
+    assertCleanPage(page);
+  });
 
   test('a zipped .trace from the file picker shows its flame graph', { skip: SKIP }, async () => {
     const page = await openPage(session);
@@ -97,6 +108,30 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
     await assertShowsGolden(page, 'xctrace_xml/uniprof-test-simple-export', 'test-simple-export.speedscope.json');
     assert.equal(await page.textContent('#process-select option'), 'test-simple (pid 49230) — 518 samples');
     await saveScreenshot(page, 'xctrace-export');
+    assertCleanPage(page);
+  });
+
+  test('a long import shows its progress and stops on Cancel', { skip: SKIP }, async () => {
+    const page = await openPage(session);
+    // An export with 48 MiB of comments ahead of its rows: a dozen slices to
+    // read. Made in the page and picked through the input's own FileList.
+    const xml = gunzipSync(readFileSync(corpusFile(UNIPROF_EXPORT))).toString('utf8');
+    await page.evaluate((text) => {
+      const prolog = text.indexOf('?>') + 2;
+      const comments = `<!--${' '.repeat(4089)}-->\n`.repeat(12288);
+      const picked = new DataTransfer();
+      picked.items.add(new File([text.slice(0, prolog), comments, text.slice(prolog)], 'long.xml'));
+      const input = document.getElementById('file-input');
+      input.files = picked.files;
+      input.dispatchEvent(new Event('change'));
+    }, xml);
+    await page.waitForFunction(() => /MB of 48 MB/.test(document.getElementById('progress-detail').textContent));
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'loading');
+    assert.match(await page.textContent('#progress-stage'), /^(Reading|Recognizing the format|Parsing)$/);
+    await saveScreenshot(page, 'progress');
+    await page.click('#cancel');
+    await page.waitForFunction(() => document.body.dataset.state === 'idle');
+    assert.equal(await page.textContent('#status'), 'Stopped reading long.xml.');
     assertCleanPage(page);
   });
 

@@ -12,7 +12,7 @@ import { ROOT } from './support.js';
 test('index.d.ts type-checks against tests/types/usage.ts', async () => {
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
   const args = ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext',
-    '--moduleResolution', 'nodenext', '--lib', 'es2022,dom', join(ROOT, 'tests/types/usage.ts')];
+    '--moduleResolution', 'nodenext', '--lib', 'es2022,dom,dom.iterable', join(ROOT, 'tests/types/usage.ts')];
   const result = await promisify(execFile)('node', [tsc, ...args], { cwd: ROOT }).catch((error) => error);
   assert.equal(result.code ?? 0, 0, `${result.stdout}${result.stderr}`);
 });

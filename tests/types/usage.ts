@@ -27,6 +27,16 @@ async function convert(bytes: Uint8Array, file: Blob, stream: ReadableStream<Uin
   return { c, samples, text, frames };
 }
 
+// A folder, dropped (a FileSystemDirectoryEntry) or picked (<input webkitdirectory>).
+async function openFolder(event: DragEvent, picked: FileList) {
+  const entry = event.dataTransfer?.items[0]?.webkitGetAsEntry();
+  if (entry instanceof FileSystemDirectoryEntry) {
+    await importTrace(entry, { worker: true, workerURL: '/assets/worker.js' });
+  }
+  const files = [...picked].map((file) => ({ path: file.webkitRelativePath, data: file }));
+  return importTrace(files, { worker: false });
+}
+
 function explain(error: unknown): string {
   if (error instanceof ImportError) {
     const code: ImportErrorCode = error.code;
@@ -35,4 +45,4 @@ function explain(error: unknown): string {
   return String(error);
 }
 
-export { convert, explain };
+export { convert, explain, openFolder };

@@ -51,8 +51,20 @@ export interface TraceFile {
   data: Uint8Array | ArrayBuffer | Blob;
 }
 
+/** A dropped folder: what `DataTransferItem.webkitGetAsEntry()` gives for a
+ * folder (a `FileSystemDirectoryEntry`), described by the members the
+ * importer uses so that code without the DOM types can name it too. */
+export interface TraceDirectoryEntry {
+  readonly isDirectory: boolean;
+  readonly fullPath: string;
+  createReader(): {
+    readEntries(success: (entries: any[]) => void, failure?: (error: DOMException) => void): void;
+  };
+}
+
 /** A `.trace` bundle (zipped, or as its folder's files) or an `xctrace export`
- * (XML, or gzip-compressed XML). */
+ * (XML, or gzip-compressed XML). Byte arrays are read, never detached or
+ * changed; Blobs and Files are read in slices of 4 MiB. */
 export type TraceInput =
   | Uint8Array
   | ArrayBuffer
@@ -60,7 +72,8 @@ export type TraceInput =
   | Blob
   | ReadableStream<Uint8Array>
   | AsyncIterable<Uint8Array>
-  | TraceFile[];
+  | TraceFile[]
+  | TraceDirectoryEntry;
 
 export interface ImportProgress {
   stage: 'reading' | 'detecting' | 'parsing' | 'building' | 'done';
@@ -104,6 +117,14 @@ export interface ImportOptions {
   wasmURL?: string | URL;
   /** The .wasm's bytes, when they are at hand already. */
   wasmBinary?: ArrayBuffer | Uint8Array;
+  /** In a browser page the core runs in a module Worker the package owns;
+   * false runs it in the page's thread instead. Workers and Node always run
+   * it in their own thread. */
+  worker?: boolean;
+  /** Where the package's worker.js is served, for bundlers that move it;
+   * defaults to beside index.js. Its response may need a Content-Security-Policy
+   * with 'unsafe-eval' and 'wasm-unsafe-eval' (see the README). */
+  workerURL?: string | URL;
 }
 
 export type ImportErrorCode =

@@ -12,7 +12,10 @@ const requests = new Map();
 
 function ownWorker(workerURL) {
   if (worker) return worker;
-  worker = new Worker(workerURL ?? new URL('./worker.js', import.meta.url), { type: 'module' });
+  // Spelled out in full so that bundlers see the worker and ship it.
+  worker = workerURL
+    ? new Worker(workerURL, { type: 'module' })
+    : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   worker.onmessage = ({ data }) => requests.get(data.id)?.receive(data);
   worker.onerror = (event) => {
     event.preventDefault?.();
@@ -144,6 +147,7 @@ export function importInWorker(input, options, name) {
         run: options.run,
         limits: options.limits,
         wasmURL: options.wasmURL ? String(options.wasmURL) : undefined,
+        wasmBinary: options.wasmBinary,  // copied by postMessage, not transferred
       },
     });
   });

@@ -54,7 +54,7 @@ async function run({ id, options, input }) {
   const controller = new AbortController();
   controllers.set(id, controller);
   try {
-    const core = await loadCore({ wasmURL: options.wasmURL });
+    const core = await loadCore({ wasmURL: options.wasmURL, wasmBinary: options.wasmBinary });
     let source;
     let bytesTotal;
     let name = options.name;

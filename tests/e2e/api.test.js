@@ -1,0 +1,128 @@
+// The package's browser side, in Chromium: the facade runs the core in its own
+// module Worker, reports progress, reads Blobs in slices, leaves the caller's
+// buffers attached and unchanged, takes streams, and cancels on an
+// AbortSignal without losing the worker for the next import.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
+
+import { CORPUS_SKIP, UNIPROF_EXPORT, corpusFile } from '../js/support.js';
+import { CHROMIUM_SKIP, assertCleanPage, openPage, startSession } from './support.js';
+
+const SKIP = CHROMIUM_SKIP || CORPUS_SKIP;
+// The export's one thread: 518 rows (the last without a backtrace) and the gaps between them.
+const EXPORT_SAMPLES = 530;
+
+describe('the package in a browser page', { skip: SKIP }, () => {
+  let session;
+  let page;
+  const workers = [];
+  before(async () => {
+    session = await startSession();
+    page = await openPage(session);
+    page.on('worker', (worker) => workers.push(new URL(worker.url()).pathname));
+    // Test inputs, served from the page's own origin.
+    const exportBytes = readFileSync(corpusFile(UNIPROF_EXPORT));
+    await page.route('**/fixtures/export.xml.gz', (route) => route.fulfill({ body: exportBytes }));
+  });
+  after(async () => {
+    if (page) assertCleanPage(page);
+    await session?.close();
+  });
+
+  test('imports bytes in a module Worker, with progress, leaving the bytes attached', async () => {
+    const outcome = await page.evaluate(async () => {
+      const { importTrace } = await import('/src/index.js');
+      const bytes = new Uint8Array(await (await fetch('/fixtures/export.xml.gz')).arrayBuffer());
+      const before = Array.from(bytes.subarray(0, 16));
+      const progress = [];
+      const file = await importTrace(bytes, { onProgress: (event) => progress.push(event) });
+      return {
+        profiles: file.profiles.map((profile) => [profile.name, profile.samples.length]),
+        byteLength: bytes.byteLength,
+        unchanged: Array.from(bytes.subarray(0, 16)).every((byte, index) => byte === before[index]),
+        progress,
+      };
+    });
+    assert.deepEqual(workers, ['/src/worker.js']);
+    assert.deepEqual(outcome.profiles, [['Main Thread 0x2b73e56 — test-simple (pid 49230)', EXPORT_SAMPLES]]);
+    assert.equal(outcome.byteLength, readFileSync(corpusFile(UNIPROF_EXPORT)).length);
+    assert.ok(outcome.unchanged);
+    const stages = [...new Set(outcome.progress.map((event) => event.stage))];
+    assert.deepEqual(stages.slice(0, 1), ['reading']);
+    assert.deepEqual(stages.slice(-2), ['building', 'done']);
+    const last = outcome.progress.at(-1);
+    assert.equal(last.bytesRead, outcome.byteLength);
+    assert.equal(last.bytesTotal, outcome.byteLength);
+    assert.equal(last.samples, 518);
+  });
+
+  test('reads a large Blob in slices', async () => {
+    // The export, with 12 MiB of XML comments after its prolog: three slices' worth.
+    const xml = gunzipSync(readFileSync(corpusFile(UNIPROF_EXPORT))).toString('utf8');
+    const prolog = xml.indexOf('?>') + 2;
+    const padded = `${xml.slice(0, prolog)}${`<!--${' '.repeat(4089)}-->\n`.repeat(3072)}${xml.slice(prolog)}`;
+    await page.route('**/fixtures/padded.xml', (route) => route.fulfill({ body: padded }));
+    const outcome = await page.evaluate(async () => {
+      const { importTrace } = await import('/src/index.js');
+      const blob = await (await fetch('/fixtures/padded.xml')).blob();
+      const reads = [];
+      const file = await importTrace(blob, {
+        onProgress: ({ stage, bytesRead }) => stage === 'parsing' && reads.push(bytesRead),
+      });
+      return { size: blob.size, reads, samples: file.profiles[0].samples.length };
+    });
+    assert.equal(outcome.samples, EXPORT_SAMPLES);
+    assert.ok(outcome.reads.length >= 3, `progress after each slice: ${outcome.reads}`);
+    assert.deepEqual(outcome.reads, [...outcome.reads].sort((a, b) => a - b));
+    assert.ok(outcome.reads.every((bytes) => bytes <= outcome.size));
+  });
+
+  test('imports a ReadableStream', async () => {
+    const samples = await page.evaluate(async () => {
+      const { importTrace } = await import('/src/index.js');
+      const response = await fetch('/fixtures/export.xml.gz');
+      const file = await importTrace(response.body);
+      return file.profiles[0].samples.length;
+    });
+    assert.equal(samples, EXPORT_SAMPLES);
+  });
+
+  test('an AbortSignal cancels an import, and the worker takes the next one', async () => {
+    const outcome = await page.evaluate(async () => {
+      const { importTrace } = await import('/src/index.js');
+      const bytes = new Uint8Array(await (await fetch('/fixtures/export.xml.gz')).arrayBuffer());
+      // A stream that gives half the file, then waits for ever.
+      const stalled = new ReadableStream({
+        start(controller) {
+          controller.enqueue(bytes.slice(0, bytes.length >> 1));
+        },
+      });
+      const controller = new AbortController();
+      const pending = importTrace(stalled, {
+        signal: controller.signal,
+        onProgress: ({ bytesRead }) => bytesRead > 0 && controller.abort(),
+      });
+      const error = await pending.then(() => null, (reason) => reason);
+      const next = await importTrace(bytes);
+      return { errorName: error?.name, nextSamples: next.profiles[0].samples.length };
+    });
+    assert.equal(outcome.errorName, 'AbortError');
+    assert.equal(outcome.nextSamples, EXPORT_SAMPLES);
+    assert.equal(workers.length, 1, 'one worker, kept across imports');
+  });
+
+  test('errors cross the worker as ImportErrors with their code and place', async () => {
+    const error = await page.evaluate(async () => {
+      const { ImportError, importTrace } = await import('/src/index.js');
+      try {
+        await importTrace(new TextEncoder().encode('<?xml version="1.0"?>\n<trace-query-result>\n<node></row>'));
+        return null;
+      } catch (caught) {
+        return { isImportError: caught instanceof ImportError, code: caught.code, line: caught.line };
+      }
+    });
+    assert.deepEqual(error, { isImportError: true, code: 'XML_SYNTAX', line: 3 });
+  });
+});
