@@ -24,6 +24,7 @@ import {
 
 const ZIPPED_BUNDLE = 'jlfwong__speedscope/sample/profiles/Instruments/9.3.1/simple-time-profile.trace.zip';
 const BUNDLE_FOLDER = 'axe-org__TraceUtility/TestBlock/Instruments.trace';
+const FOUR_RUNS_FOLDER = 'IvanCaldwell__ios-astronomy-performance/Instruments.trace';
 const SKIP = CHROMIUM_SKIP || CORPUS_SKIP;
 
 function golden(path) {
@@ -101,6 +102,29 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
     assertCleanPage(page);
   });
 
+  test('a recording of several runs offers a run picker', { skip: SKIP }, async () => {
+    const page = await openPage(session);
+    await page.setInputFiles('#folder-input', corpusFile(FOUR_RUNS_FOLDER));
+    assert.equal(await settledState(page), 'loaded');
+    assert.ok(await page.isVisible('#run-select'));
+    const runs = await page.locator('#run-select option').allTextContents();
+    assert.deepEqual(runs.map((label) => label.split(' — ')[0]), ['Run 1', 'Run 2', 'Run 3', 'Run 4']);
+    const total = runs.reduce((sum, label) => sum + Number(label.match(/([\d,]+) samples$/)[1].replaceAll(',', '')), 0);
+    assert.equal(total, 571174);  // tests/golden/trace_bundle/ivancaldwell-10.1-four-runs.summary.json
+    // The run Instruments had on show opens first, at its busiest thread.
+    assert.equal(await page.inputValue('#run-select'), '1');
+    assert.equal(await page.textContent('#thread-select option:checked'), 'Main Thread 0x1b40f8 — 48,067 samples');
+
+    await page.selectOption('#run-select', '2');
+    assert.equal(await page.textContent('#process-select option:checked'), 'pid 56770 — ' +
+      (await page.textContent('#run-select option:checked')).split(' — ')[1]);
+    assert.equal(await page.textContent('#thread-select option:checked'), 'Main Thread 0x1c0d78 — 52,184 samples');
+    const viewer = page.frameLocator('#viewer iframe');
+    await viewer.getByText(/Instruments\.trace — pid 56770/).first().waitFor();
+    await saveScreenshot(page, 'four-runs');
+    assertCleanPage(page);
+  });
+
   test('an xctrace export (.xml.gz) from the file picker shows its flame graph', { skip: SKIP }, async () => {
     const page = await openPage(session);
     await page.setInputFiles('#file-input', corpusFile(UNIPROF_EXPORT));
@@ -127,7 +151,7 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
     }, xml);
     await page.waitForFunction(() => /MB of 48 MB/.test(document.getElementById('progress-detail').textContent));
     assert.equal(await page.evaluate(() => document.body.dataset.state), 'loading');
-    assert.match(await page.textContent('#progress-stage'), /^(Reading|Recognizing the format|Parsing)$/);
+    assert.match(await page.textContent('#progress-stage'), /^(Reading|Parsing)$/);
     await saveScreenshot(page, 'progress');
     await page.click('#cancel');
     await page.waitForFunction(() => document.body.dataset.state === 'idle');

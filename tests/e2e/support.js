@@ -59,6 +59,8 @@ export async function openPage(session) {
     return route.abort('blockedbyclient');
   });
   const page = await context.newPage();
+  // speedscope's own import of a large profile takes seconds on a loaded 2-core machine.
+  page.setDefaultTimeout(90_000);
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
@@ -110,7 +112,7 @@ export function heaviestRoot(file) {
  */
 export async function assertFlameGraphShows(page, expectedRoot) {
   const viewer = page.frameLocator('#viewer iframe');
-  await viewer.getByText('Left Heavy').waitFor({ timeout: 30_000 });
+  await viewer.getByText('Left Heavy').waitFor();
   const box = await page.locator('#viewer iframe').boundingBox();
   const idle = await viewer.locator('body').innerText();
   for (let y = 20; y < box.height; y += 10) {

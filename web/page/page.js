@@ -8,9 +8,10 @@ import { ImportError, importTraceWithSummary, serializeSpeedscope } from './src/
 
 const element = (id) => document.getElementById(id);
 
+// 'detecting' is the core buffering input until it knows the format: reading, to a person.
 const STAGE_NAMES = {
   reading: 'Reading',
-  detecting: 'Recognizing the format',
+  detecting: 'Reading',
   parsing: 'Parsing',
   building: 'Building profiles',
   done: 'Done',
@@ -211,8 +212,8 @@ function processKey(profile) {
 }
 
 function processLabel(profile) {
-  const name = profile.processName || 'unnamed process';
-  return profile.pid === null ? name : `${name} (pid ${profile.pid})`;
+  if (profile.pid === null) return profile.processName || 'unnamed process';
+  return profile.processName ? `${profile.processName} (pid ${profile.pid})` : `pid ${profile.pid}`;
 }
 
 function fillRuns() {
