@@ -5,17 +5,21 @@
 // in the browser and never sent here.
 //   node web/serve.js [--port N]   (default: $PORT, else 8080; 0 picks a free one)
 
-import { createReadStream, promises as fs } from 'node:fs';
+import { createReadStream, promises as fs, realpathSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { pipeline } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 const WEB_DIR = fileURLToPath(new URL('.', import.meta.url));
 const ROOT_DIR = join(WEB_DIR, '..');
 
-/** URL prefix → folder; the longest prefix wins. */
+const VIEWER_DIR = join(ROOT_DIR, 'node_modules', 'speedscope', 'dist', 'release');
+const WORKER_FILE = join(WEB_DIR, 'src', 'worker.js');
+
+/** URL prefix → folder; the first that matches wins. */
 export const SITE_LAYOUT = [
-  ['/speedscope/', join(ROOT_DIR, 'node_modules', 'speedscope', 'dist', 'release')],
+  ['/speedscope/', VIEWER_DIR],
   ['/src/', join(WEB_DIR, 'src')],
   ['/dist/', join(WEB_DIR, 'dist')],
   ['/', join(WEB_DIR, 'page')],
@@ -67,9 +71,9 @@ const VIEWER_POLICY = [
 // markup and reaches nothing but this origin.
 const WORKER_POLICY = "default-src 'self'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'self'";
 
-function policyFor(urlPath) {
-  if (urlPath === '/src/worker.js') return WORKER_POLICY;
-  if (urlPath.startsWith('/speedscope/')) return VIEWER_POLICY;
+function policyFor(file) {
+  if (file === WORKER_FILE) return WORKER_POLICY;
+  if (file.startsWith(VIEWER_DIR + sep)) return VIEWER_POLICY;
   return PAGE_POLICY;
 }
 
@@ -107,7 +111,7 @@ async function respond(request, response) {
   response.writeHead(200, {
     'Content-Type': MIME_TYPES[extname(file)] ?? 'application/octet-stream',
     'Content-Length': stats.size,
-    'Content-Security-Policy': policyFor(urlPath),
+    'Content-Security-Policy': policyFor(file),
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'Cache-Control': 'no-cache',
@@ -116,7 +120,8 @@ async function respond(request, response) {
     response.end();
     return;
   }
-  createReadStream(file).on('error', () => response.destroy()).pipe(response);
+  // pipeline, not pipe: a client that goes away must not leave the file open.
+  pipeline(createReadStream(file), response, () => {});
 }
 
 /** Starts the server; resolves with it once it listens. */
@@ -154,4 +159,5 @@ async function main() {
   console.log(`instrumentscope: serving on http://127.0.0.1:${server.address().port}/ (Ctrl-C stops)`);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();
+// Run as a program (also through a symlinked checkout), not imported by the tests.
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) main();

@@ -90,7 +90,10 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
     await page.selectOption('#thread-select', { index: 1 });
     const picked = Number(await page.inputValue('#thread-select'));
     assert.notEqual(picked, 0);
-    await page.frameLocator('#viewer iframe').getByText(`(${picked + 1}/5)`).waitFor();
+    // speedscope's toolbar names the thread: "Main Thread 0x… — TestBlock.app (pid 7946) (2/5)".
+    const threadName = (await page.textContent('#thread-select option:checked')).split(' — ')[0];
+    await page.frameLocator('#viewer iframe')
+      .getByText(`${threadName} — TestBlock.app (pid 7946) (${picked + 1}/5)`).waitFor();
     assertCleanPage(page);
   });
 
@@ -120,7 +123,7 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
       (await page.textContent('#run-select option:checked')).split(' — ')[1]);
     assert.equal(await page.textContent('#thread-select option:checked'), 'Main Thread 0x1c0d78 — 52,184 samples');
     const viewer = page.frameLocator('#viewer iframe');
-    await viewer.getByText(/Instruments\.trace — pid 56770/).first().waitFor();
+    await viewer.getByText('Main Thread 0x1c0d78 — pid 56770 — run 2 (1/', { exact: false }).waitFor();
     await saveScreenshot(page, 'four-runs');
     assertCleanPage(page);
   });
@@ -137,10 +140,23 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
 
   test('a long import shows its progress and stops on Cancel', { skip: SKIP }, async () => {
     const page = await openPage(session);
-    // An export with 48 MiB of comments ahead of its rows: a dozen slices to
-    // read. Made in the page and picked through the input's own FileList.
+    // An export with 48 MiB of comments ahead of its rows, a dozen slices to
+    // read, made in the page and picked through the input's own FileList.
+    // Cancel is clicked from the page at the first progress, so as not to race the import.
     const xml = gunzipSync(readFileSync(corpusFile(UNIPROF_EXPORT))).toString('utf8');
-    await page.evaluate((text) => {
+    const seen = await page.evaluate((text) => new Promise((resolve) => {
+      const detail = document.getElementById('progress-detail');
+      const observer = new MutationObserver(() => {
+        if (!/MB of 48 MB/.test(detail.textContent)) return;
+        observer.disconnect();
+        resolve({
+          state: document.body.dataset.state,
+          stage: document.getElementById('progress-stage').textContent,
+          bar: document.getElementById('progress-bar').value,
+        });
+        document.getElementById('cancel').click();
+      });
+      observer.observe(detail, { childList: true, characterData: true, subtree: true });
       const prolog = text.indexOf('?>') + 2;
       const comments = `<!--${' '.repeat(4089)}-->\n`.repeat(12288);
       const picked = new DataTransfer();
@@ -148,15 +164,25 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
       const input = document.getElementById('file-input');
       input.files = picked.files;
       input.dispatchEvent(new Event('change'));
-    }, xml);
-    await page.waitForFunction(() => /MB of 48 MB/.test(document.getElementById('progress-detail').textContent));
-    assert.equal(await page.evaluate(() => document.body.dataset.state), 'loading');
-    assert.match(await page.textContent('#progress-stage'), /^(Reading|Parsing)$/);
-    await saveScreenshot(page, 'progress');
-    await page.click('#cancel');
+    }), xml);
+    assert.equal(seen.state, 'loading');
+    assert.match(seen.stage, /^(Reading|Parsing)$/);
+    assert.ok(seen.bar > 0);
     await page.waitForFunction(() => document.body.dataset.state === 'idle');
     assert.equal(await page.textContent('#status'), 'Stopped reading long.xml.');
     assertCleanPage(page);
+  });
+
+  test('a recording dropped on the viewer replaces the one on show', { skip: SKIP }, async () => {
+    const page = await openPage(session);
+    await page.setInputFiles('#file-input', corpusFile(UNIPROF_EXPORT));
+    assert.equal(await settledState(page), 'loaded');
+    await page.frameLocator('#viewer iframe').getByText('Left Heavy').waitFor();
+    await dropPath(page, corpusFile(ZIPPED_BUNDLE), '#viewer');
+    await page.waitForFunction(() => document.getElementById('status').textContent.startsWith('simple-time-profile'));
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'loaded');
+    await assertFlameGraphShows(page, heaviestRoot(JSON.parse(golden('trace_bundle/speedscope-9.3.1-simple-time-profile'))));
+    assertCleanPage(page);  // no "Unrecognized format!" from speedscope's own importer
   });
 
   test('a damaged zip reaches the error panel, saying what and where', async () => {

@@ -36,6 +36,7 @@ export async function startSession() {
   return {
     origin,
     browser,
+    contexts: [],
     async close() {
       await browser.close();
       await new Promise((resolve) => server.close(resolve));
@@ -49,7 +50,10 @@ export async function startSession() {
  * errors (Content-Security-Policy violations among them).
  */
 export async function openPage(session) {
+  // One page at a time: the previous test's page, viewer and worker go.
+  for (const previous of session.contexts.splice(0)) await previous.close();
   const context = await session.browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  session.contexts.push(context);
   const foreignRequests = [];
   const problems = [];
   await context.route('**/*', (route) => {
@@ -62,6 +66,10 @@ export async function openPage(session) {
   // speedscope's own import of a large profile takes seconds on a loaded 2-core machine.
   page.setDefaultTimeout(90_000);
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('dialog', (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`);
+    dialog.dismiss().catch(() => {});
+  });
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
@@ -139,10 +147,10 @@ export async function downloadedJson(page) {
   return { name: download.suggestedFilename(), text: Buffer.concat(chunks).toString('utf8') };
 }
 
-/** Drops a file or folder from disk on the page, as a person would (through Chromium's drag and drop). */
-export async function dropPath(page, path) {
+/** Drops a file or folder from disk on an element, as a person would (through Chromium's drag and drop). */
+export async function dropPath(page, path, selector = '#drop-zone') {
   const cdp = await page.context().newCDPSession(page);
-  const box = await page.locator('#drop-zone').boundingBox();
+  const box = await page.locator(selector).boundingBox();
   const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   const data = { items: [], files: [path], dragOperationsMask: 1 };
   for (const type of ['dragEnter', 'dragOver', 'drop']) {

@@ -87,6 +87,7 @@ test('an AbortSignal cancels before and during an import', async () => {
   // A source that stalls after its first chunk: the abort still ends the import.
   const stalled = new AbortController();
   const reason = new Error('user cancelled');
+  let cancelled = false;
   const stream = new ReadableStream({
     start(controller) {
       controller.enqueue(bytes.subarray(0, 100));
@@ -95,10 +96,45 @@ test('an AbortSignal cancels before and during an import', async () => {
       setTimeout(() => stalled.abort(reason), 10);
       return new Promise(() => {});
     },
+    cancel() {
+      cancelled = true;
+    },
   });
   await assert.rejects(importTrace(stream, { signal: stalled.signal }), (error) => error === reason);
+  // The caller's stream is cancelled and unlocked, though a read was pending.
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(cancelled, true);
+  assert.equal(stream.locked, false);
   // The core is left in a usable state.
   assert.equal((await importTrace(bytes)).profiles.length, 1);
+});
+
+test('an abort while a dropped folder is being listed ends the import', async () => {
+  // A FileSystemDirectoryEntry's shape: each file handed out a while after it is asked for.
+  const controller = new AbortController();
+  let filesAsked = 0;
+  const file = (name) => ({
+    isDirectory: false,
+    fullPath: `/x.trace/${name}`,
+    file(resolve) {
+      filesAsked++;
+      if (filesAsked === 2) controller.abort();
+      setTimeout(() => resolve(new Blob(['x'])), 5);
+    },
+  });
+  let listed = false;
+  const folder = {
+    isDirectory: true,
+    fullPath: '/x.trace',
+    createReader: () => ({
+      readEntries(resolve) {
+        resolve(listed ? [] : ['a', 'b', 'c', 'd'].map(file));
+        listed = true;
+      },
+    }),
+  };
+  await assert.rejects(importTrace(folder, { signal: controller.signal }), { name: 'AbortError' });
+  assert.equal(filesAsked, 2);
 });
 
 test('options are checked, and run selects a run', { skip: CORPUS_SKIP }, async () => {

@@ -54,9 +54,11 @@ test('every response carries a policy that keeps requests on the origin', async 
   assert.match(page, /default-src 'self'/);
   assert.match(page, /connect-src 'self' blob:/);
   assert.doesNotMatch(page, /unsafe-eval/);
-  const worker = (await get('/src/worker.js')).headers['content-security-policy'];
-  assert.match(worker, /default-src 'self'/);
-  assert.match(worker, /script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'/);
+  for (const path of ['/src/worker.js', '/src//worker.js', '/src/./worker.js']) {
+    const worker = (await get(path)).headers['content-security-policy'];
+    assert.match(worker, /default-src 'self'/, path);
+    assert.match(worker, /script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'/, path);
+  }
   const viewer = (await get('/speedscope/index.html')).headers['content-security-policy'];
   assert.match(viewer, /default-src 'self'/);
   assert.doesNotMatch(viewer, / 'unsafe-eval'/);

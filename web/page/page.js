@@ -125,7 +125,7 @@ function showError(error, name) {
 }
 
 function closeViewer() {
-  element('viewer').replaceChildren();
+  element('viewer').querySelector('iframe')?.remove();
   if (viewerURL) URL.revokeObjectURL(viewerURL);
   viewerURL = null;
 }
@@ -275,9 +275,9 @@ function showSelection() {
   viewerURL = URL.createObjectURL(new Blob([...serializeSpeedscope(file)], { type: 'application/json' }));
   const frame = document.createElement('iframe');
   frame.title = 'speedscope flame graph viewer';
-  const title = `${current.name} — ${element('process-select').selectedOptions[0]?.textContent ?? ''}`;
-  frame.src = `speedscope/index.html#profileURL=${encodeURIComponent(viewerURL)}` +
-    `&title=${encodeURIComponent(title)}&view=left-heavy`;
+  // No &title=: speedscope would give it to every thread in its switcher.
+  frame.src = `speedscope/index.html#profileURL=${encodeURIComponent(viewerURL)}&view=left-heavy`;
+  frame.addEventListener('load', () => listenInViewer(frame.contentDocument));
   element('viewer').append(frame);
 }
 
@@ -311,6 +311,56 @@ function droppedInput(dataTransfer) {
   return text ? new File([text], 'dropped text') : null;
 }
 
+function onDragOver(event) {
+  event.preventDefault();
+  event.dataTransfer.dropEffect = 'copy';
+  element('drop-zone').classList.add('dragging');
+}
+
+function onDragLeave(event) {
+  if (event.relatedTarget) return;  // still over the page
+  element('drop-zone').classList.remove('dragging');
+  element('viewer-drop').hidden = true;
+}
+
+function onDrop(event) {
+  event.preventDefault();
+  element('drop-zone').classList.remove('dragging');
+  element('viewer-drop').hidden = true;
+  const input = droppedInput(event.dataTransfer);
+  if (input) open(input);
+}
+
+function onPaste(event) {
+  // Text typed into a field (speedscope's search box, say) stays there.
+  if (event.target.closest?.('input, select, textarea')) return;
+  const [file] = event.clipboardData.files;
+  const text = event.clipboardData.getData('text/plain');
+  if (file || text) {
+    event.preventDefault();
+    event.stopPropagation();
+    // A copy made here: a file pasted into the viewer belongs to its window, which open() closes.
+    open(file ? new File([file], file.name, { type: file.type }) : new File([text], 'pasted text'));
+  }
+}
+
+/**
+ * Over the viewer, a drag raises an overlay of this page, so that the drop
+ * lands here rather than in speedscope's own importer (which knows no
+ * Instruments format); pastes are taken first, in the capture phase.
+ */
+function listenInViewer(viewerDocument) {
+  const raiseOverlay = (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    element('viewer-drop').hidden = false;
+  };
+  viewerDocument.addEventListener('dragenter', raiseOverlay, true);
+  viewerDocument.addEventListener('dragover', raiseOverlay, true);
+  viewerDocument.addEventListener('drop', raiseOverlay, true);
+  viewerDocument.addEventListener('paste', onPaste, true);
+}
+
 function setUpInputs() {
   element('file-input').addEventListener('change', (event) => {
     const [file] = event.target.files;
@@ -323,30 +373,10 @@ function setUpInputs() {
     if (files.length) open(files);
   });
 
-  const zone = element('drop-zone');
-  document.addEventListener('dragover', (event) => {
-    event.preventDefault();
-    event.dataTransfer.dropEffect = 'copy';
-    zone.classList.add('dragging');
-  });
-  document.addEventListener('dragleave', (event) => {
-    if (!event.relatedTarget) zone.classList.remove('dragging');
-  });
-  document.addEventListener('drop', (event) => {
-    event.preventDefault();
-    zone.classList.remove('dragging');
-    const input = droppedInput(event.dataTransfer);
-    if (input) open(input);
-  });
-  document.addEventListener('paste', (event) => {
-    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
-    const [file] = event.clipboardData.files;
-    const text = event.clipboardData.getData('text/plain');
-    if (file || text) {
-      event.preventDefault();
-      open(file ?? new File([text], 'pasted text'));
-    }
-  });
+  document.addEventListener('dragover', onDragOver);
+  document.addEventListener('dragleave', onDragLeave);
+  document.addEventListener('drop', onDrop);
+  document.addEventListener('paste', onPaste);
 
   element('cancel').addEventListener('click', () => importController?.abort());
   element('error-dismiss').addEventListener('click', reset);

@@ -44,7 +44,7 @@ async function importHere(input, options, name) {
 export async function importTraceWithSummary(input, options = {}) {
   validate(options);
   if (options.signal?.aborted) throw abortError(options.signal);
-  if (isDirectoryEntry(input)) input = await filesOfDirectory(input);
+  if (isDirectoryEntry(input)) input = await filesOfDirectory(input, options.signal);
   const name = options.name ?? (isFileList(input) ? commonFolder(input) : input?.name);
   const result = inPageWithWorkers(options)
     ? await importInWorker(input, options, name)

@@ -1,6 +1,8 @@
 // Turns every accepted input into a sequence of byte chunks, without copying
 // the caller's memory and without ever transferring (detaching) it.
 
+import { abortError } from './errors.js';
+
 /** Bytes handed to the core per call: bounded, so progress and abort stay responsive. */
 export const CHUNK_BYTES = 4 << 20;
 
@@ -18,21 +20,29 @@ export function isDirectoryEntry(input) {
   return Boolean(input?.isDirectory) && typeof input.createReader === 'function';
 }
 
-/** The files below a FileSystemDirectoryEntry, as [{path, data: File}]. */
-export async function filesOfDirectory(directory) {
+/**
+ * The files below a FileSystemDirectoryEntry, as [{path, data: File}].
+ * Listing a bundle takes a while (a call per file): an abort stops it.
+ */
+export async function filesOfDirectory(directory, signal) {
   const files = [];
   const pending = [directory];
+  const throwIfAborted = () => {
+    if (signal?.aborted) throw abortError(signal);
+  };
   while (pending.length) {
     const reader = pending.pop().createReader();
     // readEntries hands out a batch at a time, until an empty one.
     for (;;) {
       const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+      throwIfAborted();
       if (!batch.length) break;
       for (const entry of batch) {
         if (entry.isDirectory) {
           pending.push(entry);
         } else {
           const file = await new Promise((resolve, reject) => entry.file(resolve, reject));
+          throwIfAborted();
           files.push({ path: entry.fullPath.replace(/^\//, ''), data: file });
         }
       }
@@ -41,19 +51,35 @@ export async function filesOfDirectory(directory) {
   return files;
 }
 
+/**
+ * A Blob or File, also one from another realm (a file dropped on an iframe
+ * is a File of the iframe's window, not of this one).
+ */
+export function isBlob(value) {
+  if (typeof Blob === 'undefined' || value === null || typeof value !== 'object') return false;
+  return value instanceof Blob || ['[object Blob]', '[object File]'].includes(Object.prototype.toString.call(value));
+}
+
 /** The size of a file's data, without reading it. */
 export function dataSize(data) {
-  if (typeof Blob !== 'undefined' && data instanceof Blob) return data.size;
+  if (isBlob(data)) return data.size;
   return data?.byteLength ?? 0;
+}
+
+/** Throws unless a folder file's data is bytes or a Blob. */
+export function checkFileData(data) {
+  if (!isBlob(data) && !(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data)) {
+    throw new TypeError('importTrace: a file\'s data must be a Uint8Array, ArrayBuffer or Blob');
+  }
 }
 
 /** A file's bytes; Blobs are read here, once. */
 export async function readData(data) {
+  checkFileData(data);
   if (data instanceof Uint8Array) return data;
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  if (typeof Blob !== 'undefined' && data instanceof Blob) return new Uint8Array(await data.arrayBuffer());
-  throw new TypeError('importTrace: a file\'s data must be a Uint8Array, ArrayBuffer or Blob');
+  return new Uint8Array(await data.arrayBuffer());
 }
 
 /** The folder every path starts in ("x.trace" of "x.trace/form.template"), if one. */
@@ -72,7 +98,7 @@ export function toChunks(input) {
   if (ArrayBuffer.isView(input)) {
     return fromBytes(new Uint8Array(input.buffer, input.byteOffset, input.byteLength));
   }
-  if (typeof Blob !== 'undefined' && input instanceof Blob) {
+  if (isBlob(input)) {
     return { chunks: blobChunks(input), size: input.size, name: input.name };
   }
   if (typeof ReadableStream !== 'undefined' && input instanceof ReadableStream) {
@@ -83,7 +109,7 @@ export function toChunks(input) {
   }
   throw new TypeError(
     'importTrace: input must be a Uint8Array, ArrayBuffer, Blob, ReadableStream, async iterable of ' +
-      'bytes, or a list of {path, data} files',
+      'bytes, a list of {path, data} files, or a FileSystemDirectoryEntry',
   );
 }
 
@@ -106,17 +132,42 @@ async function* blobChunks(blob) {
   }
 }
 
-async function* streamChunks(stream) {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield* splitChunk(asBytes(value));
-    }
-  } finally {
-    reader.releaseLock();
-  }
+// A ReadableStream's chunks. Ending early (an abort, an error) cancels the
+// stream and unlocks it, even while a read is pending, which an async
+// generator could not do: its return() would wait behind the read.
+function streamChunks(stream) {
+  let reader = null;
+  let split = [][Symbol.iterator]();
+  const release = () => {
+    reader?.releaseLock();
+    reader = null;
+  };
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next() {
+      for (;;) {
+        const piece = split.next();
+        if (!piece.done) return piece;
+        reader ??= stream.getReader();
+        const { done, value } = await reader.read();
+        if (done) {
+          release();
+          return { done: true, value: undefined };
+        }
+        split = splitChunk(asBytes(value));
+      }
+    },
+    async return() {
+      if (reader) {
+        const cancelled = reader.cancel();
+        release();
+        await cancelled.catch(() => {});
+      }
+      return { done: true, value: undefined };
+    },
+  };
 }
 
 async function* iterableChunks(iterable) {

@@ -1,16 +1,18 @@
-// The browser side of worker.js: one module Worker per facade, created on the
-// first import and shared by every import after; one promise per request.
+// The browser side of worker.js: one module Worker per worker URL, created on
+// the first import and shared by every import after; one promise per request.
 // The caller's buffers are never transferred: bytes are copied (into a Blob)
 // and only the facade's own copies of stream chunks cross the boundary.
 
 import { ImportError, abortError } from './errors.js';
-import { isFileList } from './input.js';
+import { checkFileData, isBlob, isFileList, toChunks } from './input.js';
 
-let worker = null;
 let nextId = 1;
-const requests = new Map();
+const workers = new Map();  // workerURL ('' for the default) → Worker
+const requests = new Map();  // request id → {worker, receive, fail}
 
 function ownWorker(workerURL) {
+  const key = workerURL ? String(workerURL) : '';
+  let worker = workers.get(key);
   if (worker) return worker;
   // Spelled out in full so that bundlers see the worker and ship it.
   worker = workerURL
@@ -19,14 +21,16 @@ function ownWorker(workerURL) {
   worker.onmessage = ({ data }) => requests.get(data.id)?.receive(data);
   worker.onerror = (event) => {
     event.preventDefault?.();
-    const error = new ImportError({
-      code: 'INVALID_ARGUMENT',
-      message: `the import worker failed to start: ${event.message ?? 'unknown error'}`,
-    });
-    for (const request of requests.values()) request.fail(error);
+    // Not an ImportError: nothing is wrong with the input.
+    const error = new Error(`the import worker (${workerURL ?? 'worker.js beside index.js'}) failed to start: ` +
+      `${event.message ?? 'it could not be loaded'}`);
+    for (const request of [...requests.values()]) {
+      if (request.worker === worker) request.fail(error);
+    }
     worker.terminate();
-    worker = null;
+    workers.delete(key);
   };
+  workers.set(key, worker);
   return worker;
 }
 
@@ -45,82 +49,63 @@ function copyOf(bytes) {
 // What the worker is sent for an input, and for streams, where chunks come from.
 function describeInput(input) {
   if (isFileList(input)) {
-    const files = input.map(({ path, data }) => ({
-      path,
-      data: data instanceof Blob ? data : new Blob([copyOf(data)]),
-    }));
+    const files = input.map(({ path, data }) => {
+      checkFileData(data);
+      return { path, data: isBlob(data) ? data : new Blob([data]) };  // a Blob holds a copy
+    });
     return { message: { kind: 'files', files } };
   }
-  if (input instanceof Blob) return { message: { kind: 'blob', blob: input } };
+  if (isBlob(input)) return { message: { kind: 'blob', blob: input } };
   if (input instanceof ArrayBuffer || ArrayBuffer.isView(input)) {
-    return { message: { kind: 'blob', blob: new Blob([input]) } };
+    return { message: { kind: 'blob', blob: new Blob([input]) } };  // a copy of the view's bytes
   }
-  if (input instanceof ReadableStream) return { message: { kind: 'stream' }, iterator: streamIterator(input) };
-  if (input && typeof input[Symbol.asyncIterator] === 'function') {
-    return { message: { kind: 'stream' }, iterator: input[Symbol.asyncIterator]() };
-  }
-  throw new TypeError(
-    'importTrace: input must be a Uint8Array, ArrayBuffer, Blob, ReadableStream, async iterable of ' +
-      'bytes, a list of {path, data} files, or a FileSystemDirectoryEntry',
-  );
-}
-
-async function* streamIterator(stream) {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
+  return { message: { kind: 'stream' }, iterator: toChunks(input).chunks[Symbol.asyncIterator]() };
 }
 
 /** Runs one import in the worker; resolves with the core's result. */
 export function importInWorker(input, options, name) {
+  const { signal } = options;
+  if (signal?.aborted) return Promise.reject(abortError(signal));
   const described = describeInput(input);
   return new Promise((resolve, reject) => {
     const id = nextId++;
     const target = ownWorker(options.workerURL);
-    const { signal } = options;
     const finish = () => {
       requests.delete(id);
       signal?.removeEventListener('abort', onAbort);
       described.iterator?.return?.()?.catch?.(() => {});
     };
-    const onAbort = () => {
-      target.postMessage({ type: 'cancel', id });
+    const fail = (error) => {
       finish();
-      reject(abortError(signal));
+      reject(error);
     };
+    const cancel = (error) => {
+      target.postMessage({ type: 'cancel', id });
+      fail(error);
+    };
+    const onAbort = () => cancel(abortError(signal));
     const pull = async () => {
       try {
         const { done, value } = await described.iterator.next();
         if (!requests.has(id)) return;
         if (done) {
           target.postMessage({ type: 'end', id });
-          return;
+        } else {
+          const bytes = copyOf(value);
+          target.postMessage({ type: 'chunk', id, bytes }, [bytes.buffer]);
         }
-        const bytes = copyOf(value instanceof Uint8Array || value instanceof ArrayBuffer || ArrayBuffer.isView(value)
-          ? value : new TextEncoder().encode(String(value)));
-        target.postMessage({ type: 'chunk', id, bytes }, [bytes.buffer]);
       } catch (error) {
-        target.postMessage({ type: 'cancel', id });
-        finish();
-        reject(error);
+        if (requests.has(id)) cancel(error);
       }
     };
     requests.set(id, {
+      worker: target,
       receive(message) {
         if (message.type === 'progress') {
           try {
             options.onProgress?.(message.progress);
           } catch (error) {
-            target.postMessage({ type: 'cancel', id });
-            finish();
-            reject(error);
+            cancel(error);
           }
         } else if (message.type === 'pull') {
           pull();
@@ -128,27 +113,28 @@ export function importInWorker(input, options, name) {
           finish();
           resolve(message.result);
         } else if (message.type === 'error') {
-          finish();
-          reject(message.error.name === 'AbortError' && signal ? abortError(signal) : rebuild(message.error));
+          fail(message.error.name === 'AbortError' && signal ? abortError(signal) : rebuild(message.error));
         }
       },
-      fail(error) {
-        finish();
-        reject(error);
-      },
+      fail,
     });
     signal?.addEventListener('abort', onAbort, { once: true });
-    target.postMessage({
-      type: 'import',
-      id,
-      input: described.message,
-      options: {
-        name,
-        run: options.run,
-        limits: options.limits,
-        wasmURL: options.wasmURL ? String(options.wasmURL) : undefined,
-        wasmBinary: options.wasmBinary,  // copied by postMessage, not transferred
-      },
-    });
+    try {
+      target.postMessage({
+        type: 'import',
+        id,
+        input: described.message,
+        options: {
+          name,
+          run: options.run,
+          limits: options.limits,
+          wasmURL: options.wasmURL ? String(options.wasmURL) : undefined,
+          wasmBinary: options.wasmBinary,  // copied by postMessage, not transferred
+        },
+      });
+    } catch (error) {
+      // Options that cannot be cloned (a function in limits, say).
+      fail(new ImportError({ code: 'INVALID_ARGUMENT', message: `importTrace: ${error.message}` }));
+    }
   });
 }
