@@ -260,7 +260,7 @@ function fillThreads(preferredIndex) {
   })), String(selected));
 }
 
-/** Shows the selected process's threads in speedscope, the selected one first. */
+/** Shows the selected process's threads in speedscope, opened at the selected thread. */
 function showSelection() {
   const threads = threadsOfSelection();
   // speedscope's own thread switcher then goes through this process's threads in profile order.

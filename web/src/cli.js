@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // instrumentscope INPUT [-o OUT.json] [--run N] [--list]
-// Converts an xctrace export (XML, or XML.gz) to a speedscope file, running the
-// same WebAssembly core as the browser.
+// Converts an Instruments recording (a .trace folder or zip, or an xctrace
+// export) to a speedscope file, running the same WebAssembly core as the browser.
 
 import { createReadStream, openAsBlob } from 'node:fs';
 import { open, readFile, readdir, stat } from 'node:fs/promises';
