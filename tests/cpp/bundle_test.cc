@@ -144,6 +144,8 @@ TEST_CASE("Every bundle in the corpus imports, or says why it cannot") {
        "Thread 0x28791d — pid 2235", "NO_FORM_TEMPLATE"},  // a thread per task
       {"Ricks__Strux/Instruments.trace", ErrorCode::kOk, 10,
        "_dispatch_worker_thread2 0x461f64 — StruxMacApp.app (pid 18689)", ""},
+      {"shadi-gamal__uniprof/tests/fixtures/test-simple.trace.zip", ErrorCode::kOk, 1,
+       "Main Thread 0x2b73e56 — test-simple (pid 49230)", ""},
       {"jlfwong__speedscope/sample/profiles/Instruments/8.3.3/simple-allocations.trace.zip",
        ErrorCode::kBundleNoSamples},
       {"jlfwong__speedscope/sample/profiles/Instruments/9.3.1/random-allocations.trace.zip",
@@ -154,7 +156,7 @@ TEST_CASE("Every bundle in the corpus imports, or says why it cannot") {
       {"EricSlick__hello_world_utility/Instruments.trace", ErrorCode::kBundleNoSamples},
       {"nishadchenicheri__MemoryIssues/Instruments1.trace", ErrorCode::kBundleNoSamples},
       {"OSzhou__XCTraceParser/trace/yuan_whole_class.trace", ErrorCode::kBundleNoSamples},
-      // Later issues: legacy sampler data, counters tables, modern row layouts.
+      // Later issues: legacy sampler data, counters tables.
       {"jlfwong__speedscope/sample/profiles/Instruments/7.3.1/simple-time-profile.trace.zip",
        ErrorCode::kBundleUnsupported},
       {"jlfwong__speedscope/sample/cpp/timeprofile.trace", ErrorCode::kBundleUnsupported},
@@ -162,7 +164,6 @@ TEST_CASE("Every bundle in the corpus imports, or says why it cannot") {
       {"MulliganKyle__Thesis-EvaluationTool/Instruments3.trace", ErrorCode::kBundleUnsupported},
       {"zapko__Tiles/Instruments3.trace", ErrorCode::kBundleUnsupported},
       {"nealsid__emacs-module-wrapper-template/Instruments.trace", ErrorCode::kBundleUnsupported},
-      {"shadi-gamal__uniprof/tests/fixtures/test-simple.trace.zip", ErrorCode::kBundleUnsupported},
   };
   for (const Expectation& expected : expectations) {
     auto path = CorpusFileOrSkip(expected.input);

@@ -124,8 +124,24 @@ TEST_CASE("Row layouts come from the descriptor, or from the schema without one"
   REQUIRE(described.ok());
   CHECK(described->Column("weight").offset == 9);
   CHECK(described->Column("process").offset == 21);
-  descriptor.fields[1].type = 7;
+  CHECK(described->thread_ref_step == 4);
+  descriptor.fields[1].type = 6;  // an interval topology: not in sample tables yet
   CHECK(LayoutRow(*schema, descriptor, 25).status().code() == ErrorCode::kBundleUnsupported);
+
+  // Instruments 16: a 16-byte topology (u64 time, u32 thread, u32 category 2),
+  // thread references that are record indexes.
+  StoreDescriptor wide;
+  wide.fields = {{"topology", 0, 7}, {"process", 1, 1}, {"weight", 2, 2}, {"stack", 3, 1}};
+  auto modern = LayoutRow(*schema, wide, 32);
+  REQUIRE(modern.ok());
+  CHECK(modern->time.width == 8);
+  CHECK(modern->thread.offset == 8);
+  CHECK(modern->thread.width == 4);
+  CHECK(modern->thread_ref_step == 1);
+  CHECK(modern->Column("process").offset == 16);
+  CHECK(modern->Column("weight").offset == 20);
+  CHECK(modern->Column("stack").offset == 28);
+  CHECK(LayoutRow(*schema, wide, 33).status().code() == ErrorCode::kBundleUnsupported);
 
   CHECK(ParseStoreSchema(ByteSpan(std::string_view("<schema"))).status().code() ==
         ErrorCode::kBundleCorrupt);

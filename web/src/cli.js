@@ -15,7 +15,7 @@ const USAGE = `usage: instrumentscope INPUT [-o OUT.json] [--run N]
 
 Converts an Instruments recording to a speedscope profile
 (https://www.speedscope.app). INPUT is a .trace bundle (a folder, or a zip of
-one; Instruments 8.3.3 to 11) or an \`xctrace export\` (XML, plain or gzipped).
+one; Instruments 8.3.3 to 16) or an \`xctrace export\` (XML, plain or gzipped).
 
   -o, --output FILE  write the profile to FILE instead of standard output
       --run N        import only run N of the recording

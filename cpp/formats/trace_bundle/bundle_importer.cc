@@ -29,6 +29,10 @@ constexpr std::string_view kFormTemplate = "form.template";
 constexpr std::string_view kRunPrefix = "corespace/run";
 constexpr std::string_view kSampleTable = "time-profile";
 constexpr std::string_view kThreadNameTable = "thread-name";
+constexpr std::string_view kThreadInfoTable = "thread-info";    // Instruments 16
+constexpr std::string_view kProcessInfoTable = "process-info";  // Instruments 16
+// A name field's string index when the thread has no name.
+constexpr uint64_t kNoString = 0xFFFFFFFF;
 constexpr std::string_view kArrayUniquer = "core/uniquing/arrayUniquer/integeruniquer.";
 constexpr std::string_view kStrings = "core/uniquing/strings";
 // Backtrace slots Instruments fills when it has no address (no caller known).
@@ -128,7 +132,8 @@ class BundleReader {
   struct RunState {
     std::string folder;  // "corespace/run1/"
     std::optional<Uniquer> uniquer;
-    std::map<uint64_t, std::string> thread_names;  // thread ref → name, from the thread-name table
+    std::map<uint64_t, std::string> thread_names;  // thread ref → name (thread-name, thread-info)
+    std::map<int64_t, std::string> process_names;  // pid → name, from the process-info table
     // (timeline, thread ref, process ref) → builder thread
     std::map<std::tuple<ProfileBuilder::TimelineId, uint64_t, uint64_t>, ProfileBuilder::ThreadId>
         threads;
@@ -147,8 +152,12 @@ class BundleReader {
   Result<BulkStore> OpenRows(const Store& store, RowLayout* layout);
   Status ImportSamples(const Store& store);
   Status ReadThreadNames(const Store& store, RunState* run);
+  Status ReadThreadInfo(const Store& store, RunState* run);
+  Status ReadProcessInfo(const Store& store, RunState* run);
+  Result<std::vector<std::string>> RunStrings(const Store& store);
   Result<const Uniquer*> RunUniquer(uint32_t run);
-  Result<ProfileBuilder::ThreadId> Thread(uint32_t run, uint64_t thread_ref, uint64_t process_ref,
+  Result<ProfileBuilder::ThreadId> Thread(uint32_t run, uint64_t thread_ref,
+                                          uint64_t thread_ref_step, uint64_t process_ref,
                                           ProfileBuilder::TimelineId timeline);
   Result<StackId> Stack(uint32_t run, uint64_t stack_ref);
   Result<int64_t> ProcessId(uint32_t run, uint64_t process_ref);
@@ -280,6 +289,7 @@ Result<int64_t> BundleReader::ProcessId(uint32_t run, uint64_t process_ref) {
 }
 
 Result<ProfileBuilder::ThreadId> BundleReader::Thread(uint32_t run, uint64_t thread_ref,
+                                                      uint64_t thread_ref_step,
                                                       uint64_t process_ref,
                                                       ProfileBuilder::TimelineId timeline) {
   RunState& state = runs_[run];
@@ -287,15 +297,16 @@ Result<ProfileBuilder::ThreadId> BundleReader::Thread(uint32_t run, uint64_t thr
   auto cached = state.threads.find(key);
   if (cached != state.threads.end()) return cached->second;
 
-  // A thread reference is four times the index of its [tid, process] record.
+  // A thread reference is a multiple of the index of its [tid, process] record.
   const Uniquer* uniquer;
   ASSIGN_OR_RETURN(uniquer, RunUniquer(run));
-  if (thread_ref % 4 != 0) {
-    return Status(ErrorCode::kBundleCorrupt,
-                  "thread reference " + std::to_string(thread_ref) + " is no multiple of 4");
+  if (thread_ref % thread_ref_step != 0) {
+    return Status(ErrorCode::kBundleCorrupt, "thread reference " + std::to_string(thread_ref) +
+                                                 " is no multiple of " +
+                                                 std::to_string(thread_ref_step));
   }
   std::vector<uint64_t> record;
-  ASSIGN_OR_RETURN(record, uniquer->Head(thread_ref / 4, 2));
+  ASSIGN_OR_RETURN(record, uniquer->Head(thread_ref / thread_ref_step, 2));
   if (record.empty()) {
     return Status(ErrorCode::kBundleCorrupt,
                   "the record of thread reference " + std::to_string(thread_ref) + " is empty");
@@ -318,6 +329,10 @@ Result<ProfileBuilder::ThreadId> BundleReader::Thread(uint32_t run, uint64_t thr
   if (details) {
     auto named = details->process_names.find(pid);
     if (named != details->process_names.end()) process_name = named->second;
+  }
+  if (process_name.empty()) {
+    auto named = state.process_names.find(pid);
+    if (named != state.process_names.end()) process_name = named->second;
   }
   ThreadDesc desc;
   std::string label = ThreadLabel(name, tid);
@@ -432,15 +447,23 @@ Status InRow(const Status& status, const std::string& path, uint64_t row) {
   return located;
 }
 
-Status BundleReader::ReadThreadNames(const Store& store, RunState* run) {
-  // Rows: the topology (time, thread ref), then name = string index << 32 |
-  // thread ref / 4, indexing the strings in core/uniquing/strings.
+// The run's strings (core/uniquing/strings); none when the file is absent.
+Result<std::vector<std::string>> BundleReader::RunStrings(const Store& store) {
   std::string strings_path = store.location.run_folder + std::string(kStrings);
-  if (!files_.Contains(strings_path)) return OkStatus();
+  if (!files_.Contains(strings_path)) return std::vector<std::string>();
   SharedBytes strings_bytes;
   ASSIGN_OR_RETURN(strings_bytes, ReadMember(strings_path));
   auto strings = ReadStrings(ByteSpan(strings_bytes->data(), strings_bytes->size()));
   if (!strings.ok()) return strings.status().WithPath(strings_path);
+  return strings;
+}
+
+Status BundleReader::ReadThreadNames(const Store& store, RunState* run) {
+  // Rows: the topology (time, thread ref), then name = string index << 32 |
+  // thread ref / 4, indexing the strings in core/uniquing/strings.
+  std::vector<std::string> strings;
+  ASSIGN_OR_RETURN(strings, RunStrings(store));
+  if (strings.empty()) return OkStatus();
   RowLayout layout;
   auto rows = OpenRows(store, &layout);
   if (!rows.ok()) return rows.status();
@@ -450,8 +473,57 @@ Status BundleReader::ReadThreadNames(const Store& store, RunState* run) {
     if (rows->IsPadding(i)) continue;
     ByteSpan row = rows->Row(i);
     uint64_t string_index = ReadField(row, name) >> 32;
-    if (string_index < strings->size() && !(*strings)[string_index].empty()) {
-      run->thread_names[ReadField(row, layout.thread)] = (*strings)[string_index];
+    if (string_index < strings.size() && !strings[string_index].empty()) {
+      run->thread_names[ReadField(row, layout.thread)] = strings[string_index];
+    }
+  }
+  return OkStatus();
+}
+
+Status BundleReader::ReadThreadInfo(const Store& store, RunState* run) {
+  // Rows (Instruments 16): the topology (time, pid), tid, process ref,
+  // thread ref, name = string index << 32 | thread ref (string index
+  // 0xFFFFFFFF: no name), main-thread flag. A thread can have several rows:
+  // the last name given wins.
+  std::vector<std::string> strings;
+  ASSIGN_OR_RETURN(strings, RunStrings(store));
+  RowLayout layout;
+  auto rows = OpenRows(store, &layout);
+  if (!rows.ok()) return rows.status();
+  FieldSlot thread = layout.Column("thread");
+  FieldSlot name = layout.Column("name");
+  FieldSlot main_thread = layout.Column("main-thread");
+  if (thread.width == 0) return OkStatus();
+  for (uint64_t i = 0; i < rows->row_count(); ++i) {
+    if (rows->IsPadding(i)) continue;
+    ByteSpan row = rows->Row(i);
+    uint64_t string_index = name.width ? ReadField(row, name) >> 32 : kNoString;
+    std::string label;
+    if (string_index != kNoString && string_index < strings.size()) label = strings[string_index];
+    if (label.empty() && ReadField(row, main_thread) == 1) label = "Main Thread";
+    if (!label.empty()) run->thread_names[ReadField(row, thread)] = label;
+  }
+  return OkStatus();
+}
+
+Status BundleReader::ReadProcessInfo(const Store& store, RunState* run) {
+  // Rows (Instruments 16): the topology (time, pid), unique id, process ref,
+  // process-name string index. A process that execs gets a new row: the last wins.
+  std::vector<std::string> strings;
+  ASSIGN_OR_RETURN(strings, RunStrings(store));
+  RowLayout layout;
+  auto rows = OpenRows(store, &layout);
+  if (!rows.ok()) return rows.status();
+  FieldSlot name = layout.Column("process-name");
+  if (name.width == 0) return OkStatus();
+  for (uint64_t i = 0; i < rows->row_count(); ++i) {
+    if (rows->IsPadding(i)) continue;
+    ByteSpan row = rows->Row(i);
+    uint64_t string_index = ReadField(row, name);
+    // The topology's category 1 is the pid.
+    auto pid = static_cast<int64_t>(ReadField(row, layout.thread));
+    if (string_index < strings.size() && !strings[string_index].empty()) {
+      run->process_names[pid] = strings[string_index];
     }
   }
   return OkStatus();
@@ -476,7 +548,8 @@ Status BundleReader::ImportSamples(const Store& store) {
   for (uint64_t i = 0; i < rows->row_count(); ++i) {
     if (rows->IsPadding(i)) continue;
     ByteSpan row = rows->Row(i);
-    auto thread = Thread(run, ReadField(row, layout.thread), ReadField(row, process), timeline);
+    auto thread = Thread(run, ReadField(row, layout.thread), layout.thread_ref_step,
+                         ReadField(row, process), timeline);
     if (!thread.ok()) return InRow(thread.status(), path, i);
     auto stack_id = Stack(run, ReadField(row, stack));
     if (!stack_id.ok()) return InRow(stack_id.status(), path, i);
@@ -554,8 +627,11 @@ Status BundleReader::Import() {
   }
   // Thread names first: samples take them as their threads appear.
   for (const Store& store : stores) {
-    if (store.schema.name != kThreadNameTable) continue;
-    Status status = ReadThreadNames(store, &runs_[store.location.run]);
+    RunState* run = &runs_[store.location.run];
+    Status status = OkStatus();
+    if (store.schema.name == kThreadNameTable) status = ReadThreadNames(store, run);
+    if (store.schema.name == kThreadInfoTable) status = ReadThreadInfo(store, run);
+    if (store.schema.name == kProcessInfoTable) status = ReadProcessInfo(store, run);
     if (!status.ok()) builder_.AddWarning("THREAD_NAMES_UNREADABLE", status.ToString());
   }
   std::set<uint32_t> runs_with_samples;
@@ -578,6 +654,15 @@ Status BundleReader::Import() {
   if (runs_with_samples.empty()) return NoSamplesError(stores);
   if (builder_.total_samples() == 0) {
     return Status(ErrorCode::kBundleNoSamples, "the recording's time-profile tables are empty");
+  }
+  // Instruments 12 and later keep symbols in symbols/stores/*.symbolsarchive.
+  bool has_symbol_archives =
+      std::any_of(files_.paths().begin(), files_.paths().end(),
+                  [](const std::string& path) { return StartsWith(path, "symbols/stores/"); });
+  if (has_symbol_archives) {
+    builder_.AddWarning("SYMBOLS_NOT_READ",
+                        "this bundle keeps its symbols in symbols/stores/*.symbolsarchive, which "
+                        "this version does not read yet: frames are named by address");
   }
   uint32_t preferred = *runs_with_samples.begin();
   if (form_ && form_->selected_run && runs_with_samples.count(*form_->selected_run)) {

@@ -24,8 +24,10 @@ constexpr size_t kMaxFieldProperties = 16;
 // Descriptor field types (bulkstore_descriptor _fields[]._type) and sizes.
 constexpr int64_t kFieldU32 = 1;
 constexpr int64_t kFieldU64 = 2;
-constexpr int64_t kFieldTimeAndCategory = 4;  // u48 time, u24 category 1: 9 bytes
+constexpr int64_t kFieldTimeAndCategory = 4;    // u48 time, u24 category 1: 9 bytes
+constexpr int64_t kFieldTimeAndCategories = 7;  // u64 time, u32 category 1, u32 category 2
 constexpr size_t kTopologySize = 9;
+constexpr size_t kWideTopologySize = 16;
 
 struct XmlDocDeleter {
   void operator()(xmlDoc* doc) const { xmlFreeDoc(doc); }
@@ -140,10 +142,20 @@ Result<StoreDescriptor> ReadDescriptor(const KeyedArchive& archive) {
 
 namespace {
 
-// Places the time and thread of a 9-byte topology at `offset`.
+// Places the time and thread of a 9-byte topology at `offset`: its thread
+// references are four times their record's index.
 void PlaceTopology(size_t offset, RowLayout* layout) {
   layout->time = FieldSlot{offset, 6};
   layout->thread = FieldSlot{offset + 6, 3};
+  layout->thread_ref_step = 4;
+}
+
+// Places the time and thread of a 16-byte topology (Instruments 16): its
+// thread references are their record's index.
+void PlaceWideTopology(size_t offset, RowLayout* layout) {
+  layout->time = FieldSlot{offset, 8};
+  layout->thread = FieldSlot{offset + 8, 4};
+  layout->thread_ref_step = 1;
 }
 
 void PlaceColumn(const std::string& mnemonic, FieldSlot slot, RowLayout* layout) {
@@ -162,6 +174,9 @@ Result<RowLayout> LayoutRow(const StoreSchema& schema,
       if (field.type == kFieldTimeAndCategory) {
         PlaceTopology(offset, &layout);
         offset += kTopologySize;
+      } else if (field.type == kFieldTimeAndCategories) {
+        PlaceWideTopology(offset, &layout);
+        offset += kWideTopologySize;
       } else if (field.type == kFieldU32 || field.type == kFieldU64) {
         size_t width = field.type == kFieldU32 ? 4 : 8;
         PlaceColumn(field.name, FieldSlot{offset, width}, &layout);

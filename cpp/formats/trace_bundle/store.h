@@ -38,11 +38,14 @@ struct FieldSlot {
 };
 
 // Where the fields of a row are: the topology's time and thread (its
-// category), and the other columns by mnemonic.
+// category 1), and the other columns by mnemonic.
 struct RowLayout {
   size_t row_size = 0;
   FieldSlot time;
   FieldSlot thread;
+  // A thread reference is this many times the index of its [tid, process]
+  // record: 4 with the 9-byte topology, 1 with the 16-byte one.
+  uint64_t thread_ref_step = 4;
   std::map<std::string, FieldSlot, std::less<>> columns;
 
   FieldSlot Column(std::string_view mnemonic) const {
