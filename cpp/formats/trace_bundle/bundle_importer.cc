@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -155,6 +156,9 @@ class BundleReader {
   Status ReadThreadInfo(const Store& store, RunState* run);
   Status ReadProcessInfo(const Store& store, RunState* run);
   Result<std::vector<std::string>> RunStrings(const Store& store);
+  // Calls `visit` with the layout and every row of a table that is no padding.
+  Status VisitRows(const Store& store,
+                   const std::function<void(const RowLayout&, ByteSpan)>& visit);
   Result<const Uniquer*> RunUniquer(uint32_t run);
   Result<ProfileBuilder::ThreadId> Thread(uint32_t run, uint64_t thread_ref,
                                           uint64_t thread_ref_step, uint64_t process_ref,
@@ -458,26 +462,28 @@ Result<std::vector<std::string>> BundleReader::RunStrings(const Store& store) {
   return strings;
 }
 
+Status BundleReader::VisitRows(const Store& store,
+                               const std::function<void(const RowLayout&, ByteSpan)>& visit) {
+  RowLayout layout;
+  auto rows = OpenRows(store, &layout);
+  if (!rows.ok()) return rows.status();
+  for (uint64_t i = 0; i < rows->row_count(); ++i) {
+    if (!rows->IsPadding(i)) visit(layout, rows->Row(i));
+  }
+  return OkStatus();
+}
+
 Status BundleReader::ReadThreadNames(const Store& store, RunState* run) {
   // Rows: the topology (time, thread ref), then name = string index << 32 |
   // thread ref / 4, indexing the strings in core/uniquing/strings.
   std::vector<std::string> strings;
   ASSIGN_OR_RETURN(strings, RunStrings(store));
-  if (strings.empty()) return OkStatus();
-  RowLayout layout;
-  auto rows = OpenRows(store, &layout);
-  if (!rows.ok()) return rows.status();
-  FieldSlot name = layout.Column("name");
-  if (name.width == 0) return OkStatus();
-  for (uint64_t i = 0; i < rows->row_count(); ++i) {
-    if (rows->IsPadding(i)) continue;
-    ByteSpan row = rows->Row(i);
-    uint64_t string_index = ReadField(row, name) >> 32;
+  return VisitRows(store, [&](const RowLayout& layout, ByteSpan row) {
+    uint64_t string_index = ReadField(row, layout.Column("name")) >> 32;
     if (string_index < strings.size() && !strings[string_index].empty()) {
       run->thread_names[ReadField(row, layout.thread)] = strings[string_index];
     }
-  }
-  return OkStatus();
+  });
 }
 
 Status BundleReader::ReadThreadInfo(const Store& store, RunState* run) {
@@ -487,23 +493,15 @@ Status BundleReader::ReadThreadInfo(const Store& store, RunState* run) {
   // the last name given wins.
   std::vector<std::string> strings;
   ASSIGN_OR_RETURN(strings, RunStrings(store));
-  RowLayout layout;
-  auto rows = OpenRows(store, &layout);
-  if (!rows.ok()) return rows.status();
-  FieldSlot thread = layout.Column("thread");
-  FieldSlot name = layout.Column("name");
-  FieldSlot main_thread = layout.Column("main-thread");
-  if (thread.width == 0) return OkStatus();
-  for (uint64_t i = 0; i < rows->row_count(); ++i) {
-    if (rows->IsPadding(i)) continue;
-    ByteSpan row = rows->Row(i);
+  return VisitRows(store, [&](const RowLayout& layout, ByteSpan row) {
+    FieldSlot name = layout.Column("name");
     uint64_t string_index = name.width ? ReadField(row, name) >> 32 : kNoString;
     std::string label;
     if (string_index != kNoString && string_index < strings.size()) label = strings[string_index];
-    if (label.empty() && ReadField(row, main_thread) == 1) label = "Main Thread";
-    if (!label.empty()) run->thread_names[ReadField(row, thread)] = label;
-  }
-  return OkStatus();
+    if (label.empty() && ReadField(row, layout.Column("main-thread")) == 1) label = "Main Thread";
+    FieldSlot thread = layout.Column("thread");
+    if (!label.empty() && thread.width) run->thread_names[ReadField(row, thread)] = label;
+  });
 }
 
 Status BundleReader::ReadProcessInfo(const Store& store, RunState* run) {
@@ -511,22 +509,15 @@ Status BundleReader::ReadProcessInfo(const Store& store, RunState* run) {
   // process-name string index. A process that execs gets a new row: the last wins.
   std::vector<std::string> strings;
   ASSIGN_OR_RETURN(strings, RunStrings(store));
-  RowLayout layout;
-  auto rows = OpenRows(store, &layout);
-  if (!rows.ok()) return rows.status();
-  FieldSlot name = layout.Column("process-name");
-  if (name.width == 0) return OkStatus();
-  for (uint64_t i = 0; i < rows->row_count(); ++i) {
-    if (rows->IsPadding(i)) continue;
-    ByteSpan row = rows->Row(i);
-    uint64_t string_index = ReadField(row, name);
+  return VisitRows(store, [&](const RowLayout& layout, ByteSpan row) {
+    FieldSlot name = layout.Column("process-name");
+    uint64_t string_index = name.width ? ReadField(row, name) : kNoString;
     // The topology's category 1 is the pid.
     auto pid = static_cast<int64_t>(ReadField(row, layout.thread));
     if (string_index < strings.size() && !strings[string_index].empty()) {
       run->process_names[pid] = strings[string_index];
     }
-  }
-  return OkStatus();
+  });
 }
 
 Status BundleReader::ImportSamples(const Store& store) {
