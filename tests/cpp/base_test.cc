@@ -2,6 +2,7 @@
 
 #include "base/byte_reader.h"
 #include "base/checked_math.h"
+#include "base/demangle.h"
 #include "base/status.h"
 
 namespace instrumentscope {
@@ -83,6 +84,26 @@ TEST_CASE("Checked arithmetic catches overflow") {
   CHECK_FALSE(CheckedAdd<uint32_t>(UINT32_MAX, 1));
   CHECK(*CheckedMul<uint64_t>(1ull << 31, 2) == 1ull << 32);
   CHECK_FALSE(CheckedMul<uint64_t>(1ull << 32, 1ull << 32));
+}
+
+TEST_CASE("Itanium names demangle as Apple's tools print them") {
+  // Names from the symbol archives of an Instruments 16 bundle, with the
+  // spelling its xctrace export gives them.
+  CHECK(DemangleItanium("__ZN5dyld4L7prepareERNS_4APIsEPKN6mach_o6HeaderE") ==
+        "dyld4::prepare(dyld4::APIs&, mach_o::Header const*)");
+  CHECK(DemangleItanium("_ZN5dyld4L7prepareERNS_4APIsEPKN6mach_o6HeaderE") ==
+        "dyld4::prepare(dyld4::APIs&, mach_o::Header const*)");
+  CHECK(DemangleItanium("____ZNK5dyld46Loader25findAndRunAllInitializersERNS_12RuntimeStateE_block_"
+                        "invoke.204") ==
+        "invocation function for block in "
+        "dyld4::Loader::findAndRunAllInitializers(dyld4::RuntimeState&) const");
+  CHECK(DemangleItanium("__ZN10AAREncoder6encodeER10ByteStream") ==
+        "AAREncoder::encode(ByteStream&)");
+  // Not mangled: C names, nonsense.
+  CHECK_FALSE(DemangleItanium("_main"));
+  CHECK_FALSE(DemangleItanium("start"));
+  CHECK_FALSE(DemangleItanium("__Z"));
+  CHECK_FALSE(DemangleItanium(""));
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // The pieces of the bundle importer, each on its own: file trees, the array
-// uniquer, stores and row layouts, symbol tables, form.template.
+// uniquer, stores and row layouts, symbol tables and archives, form.template.
 #include <catch2/catch.hpp>
 
 #include "base/text.h"
@@ -7,6 +7,7 @@
 #include "formats/trace_bundle/bundle_importer.h"
 #include "formats/trace_bundle/form_template.h"
 #include "formats/trace_bundle/store.h"
+#include "formats/trace_bundle/symbol_archive.h"
 #include "formats/trace_bundle/symbols.h"
 #include "formats/trace_bundle/uniquer.h"
 #include "test_support.h"
@@ -189,6 +190,116 @@ TEST_CASE("Symbols: the recorded address first, then the function's range") {
   CHECK_FALSE(table.Lookup(0x1100));
   CHECK_FALSE(table.Lookup(0xFFF));
   CHECK(table.Lookup(0x2001)->symbol->name.empty());
+}
+
+// A version 7 symbol archive: one function (0x100, 0x80 bytes) with two
+// inlined calls, the second holding a third; names by display or mangled.
+std::vector<uint8_t> MakeArchive() {
+  const std::string strings = std::string("MACH_HEADER\0_outer\0__ZN1a5innerEv\0_leaf\0", 40);
+  std::vector<uint8_t> out(0x60, 0);
+  auto put = [&out](size_t at, uint32_t value) {
+    for (int i = 0; i < 4; ++i) out[at + i] = static_cast<uint8_t>(value >> (8 * i));
+  };
+  put(0, 7);
+  put(0x10, 1);  // functions
+  put(0x14, 3);  // inline records
+  for (size_t i = 0; i < 16; ++i) out[0x34 + i] = static_cast<uint8_t>(0xA0 + i);
+  put(0x54, static_cast<uint32_t>(strings.size()));
+  auto record = [&out](std::vector<uint32_t> fields) {
+    for (uint32_t field : fields) PutU32(out, field);
+  };
+  // start, size, flags, display name, linkage name, first child
+  record({0x100, 0x80, 0, 13, 12, 0});                             // "outer"
+  record({0x110, 0x10, 0, 0, 19, 0xFFFFFFFF, 0, 0, 0});            // a::inner()
+  record({0x140, 0x20, 0x40000000, 0, 19, 2, 0, 0, 0});            // a::inner(), last sibling
+  record({0x148, 0x04, 0x40000000, 35, 34, 0xFFFFFFFF, 0, 0, 0});  // "leaf"
+  out.insert(out.end(), strings.begin(), strings.end());
+  put(4, static_cast<uint32_t>(out.size()));
+  return out;
+}
+
+TEST_CASE("Symbol archives: functions, inlined calls, demangled names, damage") {
+  std::vector<uint8_t> bytes = MakeArchive();
+  auto archive = SymbolArchive::Parse(ByteSpan(bytes.data(), bytes.size()));
+  REQUIRE(archive.ok());
+  CHECK(FormatUuid(archive->uuid()) == "A0A1A2A3-A4A5-A6A7-A8A9-AAABACADAEAF");
+  CHECK(archive->Lookup(0x100) == "outer");
+  CHECK(archive->Lookup(0x115) == "a::inner()");
+  CHECK(archive->Lookup(0x120) == "outer");
+  CHECK(archive->Lookup(0x142) == "a::inner()");
+  CHECK(archive->Lookup(0x149) == "leaf");
+  CHECK(archive->Lookup(0x17F) == "outer");
+  CHECK_FALSE(archive->Lookup(0x180));  // past the function: unresolved
+  CHECK_FALSE(archive->Lookup(0xFF));
+
+  auto damaged = [&](size_t at, uint32_t value) {
+    std::vector<uint8_t> copy = bytes;
+    for (int i = 0; i < 4; ++i) copy[at + i] = static_cast<uint8_t>(value >> (8 * i));
+    return SymbolArchive::Parse(ByteSpan(copy.data(), copy.size())).status();
+  };
+  CHECK(damaged(0, 8).code() == ErrorCode::kBundleUnsupported);
+  Status wrong_size = damaged(4, 12);
+  CHECK(wrong_size.code() == ErrorCode::kBundleCorrupt);
+  CHECK(*wrong_size.offset() == 4);
+  CHECK(damaged(0x10, 1000).code() == ErrorCode::kBundleCorrupt);      // tables overrun the strings
+  CHECK(damaged(0x54, 0xFFFFFF).code() == ErrorCode::kBundleCorrupt);  // string table too large
+  CHECK(damaged(0x60 + 12, 5000).code() == ErrorCode::kBundleCorrupt);  // name beyond the strings
+  // A cycle of inlined calls ends.
+  std::vector<uint8_t> cyclic = bytes;
+  // "leaf"'s first child: record 1, which holds it.
+  const size_t leaf_child = 0x60 + 24 + 36 + 36 + 20;
+  cyclic[leaf_child] = 1;
+  for (size_t i = 1; i < 4; ++i) cyclic[leaf_child + i] = 0;
+  auto looped = SymbolArchive::Parse(ByteSpan(cyclic.data(), cyclic.size()));
+  REQUIRE(looped.ok());
+  CHECK(looped->Lookup(0x149).has_value());
+}
+
+TEST_CASE("Image lists place each image's __TEXT, and refuse damage") {
+  std::vector<uint8_t> blob;
+  for (uint32_t word : {0xFF01FF02u, 1u, 49230u, 0u, 0x2000u, 2u}) PutU32(blob, word);
+  auto image = [&blob](uint8_t uuid_byte, uint64_t unload, const std::string& path, uint64_t text) {
+    for (int i = 0; i < 16; ++i) blob.push_back(uuid_byte);
+    PutU32(blob, 0);
+    PutU32(blob, 0x202411);
+    PutU64(blob, 0);
+    PutU64(blob, unload);
+    PutU32(blob, 0x0100000C);
+    PutU32(blob, 0);
+    PutU32(blob, 2);  // segments
+    PutU32(blob, static_cast<uint32_t>(path.size() + 2));
+    blob.insert(blob.end(), path.begin(), path.end());
+    blob.insert(blob.end(), 2, 0);
+    for (const char* segment : {"__PAGEZERO", "__TEXT"}) {
+      std::string name(segment);
+      name.resize(16, '\0');
+      blob.insert(blob.end(), name.begin(), name.end());
+      PutU64(blob, segment[2] == 'P' ? 0 : text);
+      PutU64(blob, 0x4000);
+    }
+  };
+  image(0x11, 0x7FFFFFFFFFFFFFFF, "/usr/bin/app", 0x102C04000);
+  image(0x22, 0x1E31CD734323, "/usr/lib/dyld", 0x102CA4000);
+  auto images = ParseImageList(ByteSpan(blob.data(), blob.size()));
+  REQUIRE(images.ok());
+  REQUIRE(images->size() == 2);
+  CHECK((*images)[0].path == "/usr/bin/app");
+  CHECK((*images)[0].text_start == 0x102C04000);
+  CHECK((*images)[0].text_size == 0x4000);
+  CHECK_FALSE((*images)[0].unloaded);
+  CHECK((*images)[1].unloaded);
+  CHECK((*images)[1].uuid[0] == 0x22);
+
+  std::vector<uint8_t> bad_magic = blob;
+  bad_magic[0] = 0;
+  CHECK(ParseImageList(ByteSpan(bad_magic.data(), bad_magic.size())).status().code() ==
+        ErrorCode::kBundleCorrupt);
+  std::vector<uint8_t> too_many = blob;
+  too_many[0x14] = 0xFF;
+  CHECK(ParseImageList(ByteSpan(too_many.data(), too_many.size())).status().code() ==
+        ErrorCode::kBundleCorrupt);
+  std::vector<uint8_t> cut(blob.begin(), blob.end() - 10);
+  CHECK_FALSE(ParseImageList(ByteSpan(cut.data(), cut.size())).ok());
 }
 
 TEST_CASE("File trees: folders, junk, roots one level down, zips inside zips") {

@@ -20,6 +20,7 @@
 #include "formats/names.h"
 #include "formats/trace_bundle/form_template.h"
 #include "formats/trace_bundle/store.h"
+#include "formats/trace_bundle/symbol_archive.h"
 #include "formats/trace_bundle/uniquer.h"
 #include "model/profile_builder.h"
 
@@ -36,6 +37,7 @@ constexpr std::string_view kProcessInfoTable = "process-info";  // Instruments 1
 constexpr uint64_t kNoString = 0xFFFFFFFF;
 constexpr std::string_view kArrayUniquer = "core/uniquing/arrayUniquer/integeruniquer.";
 constexpr std::string_view kStrings = "core/uniquing/strings";
+constexpr std::string_view kSymbolStores = "symbols/stores/";
 // Backtrace slots Instruments fills when it has no address (no caller known).
 constexpr uint64_t kNoAddress = UINT64_MAX;
 constexpr uint64_t kNoAddressEither = UINT64_MAX - 1;
@@ -140,6 +142,7 @@ class BundleReader {
         threads;
     std::unordered_map<uint64_t, StackId> stacks;  // stack ref → stack
   };
+  std::map<ImageUuid, std::optional<SymbolArchive>> archives_;  // unreadable ones: nullopt
   struct Store {
     StoreLocation location;
     StoreSchema schema;
@@ -164,6 +167,11 @@ class BundleReader {
                                           uint64_t thread_ref_step, uint64_t process_ref,
                                           ProfileBuilder::TimelineId timeline);
   Result<StackId> Stack(uint32_t run, uint64_t stack_ref);
+  // Names a frame from the symbol archives (Instruments 12+): the function,
+  // else "image+0xoffset" inside a known image; unchanged outside them.
+  void ArchiveFrame(const std::vector<ProcessImage>& images, uint64_t address, bool caller,
+                    std::string* name, std::string* image);
+  const SymbolArchive* Archive(const ImageUuid& uuid);
   Result<int64_t> ProcessId(uint32_t run, uint64_t process_ref);
   Status NoSamplesError(const std::vector<Store>& stores) const;
   const RunDetails* Details(uint32_t run) const;
@@ -378,37 +386,91 @@ Result<StackId> BundleReader::Stack(uint32_t run, uint64_t stack_ref) {
     read = uniquer->AppendArray(part & 0xFFFFFFFF, &addresses_, max_frames - addresses_.size());
     if (!read.ok()) return too_deep(read);
   }
+  // Symbols: in form.template up to Instruments 11, in symbols/ placed by
+  // the process's image list from Instruments 12 on.
   const SymbolTable* symbols = nullptr;
+  const std::vector<ProcessImage>* images = nullptr;
   if (process_ref && Details(run)) {
     int64_t pid;
     ASSIGN_OR_RETURN(pid, ProcessId(run, *process_ref));
     auto table = Details(run)->symbols.find(pid);
     if (table != Details(run)->symbols.end()) symbols = &table->second;
+    auto listed = Details(run)->images.find(pid);
+    if (listed != Details(run)->images.end()) images = &listed->second;
   }
 
   frames_.clear();
   for (uint64_t address : addresses_) {
     if (address == kNoAddress || address == kNoAddressEither) continue;
+    bool caller = !frames_.empty();
     std::optional<SymbolTable::Match> match;
     if (symbols) {
       match = symbols->Lookup(address);
       // A caller's return address can lie just past its function's end.
-      if (!match && !frames_.empty() && address > 0) match = symbols->Lookup(address - 1);
+      if (!match && caller && address > 0) match = symbols->Lookup(address - 1);
     }
     std::string name =
         match && !match->symbol->name.empty() ? match->symbol->name : HexAddress(address);
+    std::string image;
     FrameDesc desc;
-    desc.name = name;
     if (match) {
       desc.image = match->symbol->binary_path;
       desc.source_file = match->symbol->source_file;
       if (!match->symbol->source_file.empty()) desc.line = match->line;
+    } else if (images) {
+      ArchiveFrame(*images, address, caller, &name, &image);
+      desc.image = image;
     }
+    desc.name = name;
     frames_.push_back(builder_.InternFrame(desc));
   }
   StackId stack = builder_.InternFrames(kEmptyStack, frames_);
   state.stacks.emplace(stack_ref, stack);
   return stack;
+}
+
+void BundleReader::ArchiveFrame(const std::vector<ProcessImage>& images, uint64_t address,
+                                bool caller, std::string* name, std::string* image) {
+  // A caller is looked up at its return address − 1, inside the call.
+  uint64_t lookup = caller && address > 0 ? address - 1 : address;
+  for (const ProcessImage& candidate : images) {
+    // Images unloaded before the end are left out, as Instruments does.
+    if (candidate.unloaded || lookup < candidate.text_start ||
+        lookup - candidate.text_start >= candidate.text_size) {
+      continue;
+    }
+    *image = candidate.path;
+    const SymbolArchive* archive = Archive(candidate.uuid);
+    auto function = archive ? archive->Lookup(lookup - candidate.text_start) : std::nullopt;
+    if (function) {
+      *name = std::string(*function);
+    } else {
+      size_t slash = candidate.path.rfind('/');
+      *name = candidate.path.substr(slash == std::string::npos ? 0 : slash + 1) + "+" +
+              HexAddress(address - candidate.text_start);
+    }
+    return;
+  }
+}
+
+const SymbolArchive* BundleReader::Archive(const ImageUuid& uuid) {
+  auto cached = archives_.find(uuid);
+  if (cached != archives_.end()) return cached->second ? &*cached->second : nullptr;
+  std::optional<SymbolArchive>& slot = archives_[uuid];
+  std::string path = std::string(kSymbolStores) + FormatUuid(uuid) + ".symbolsarchive";
+  if (!files_.Contains(path)) return nullptr;
+  auto bytes = ReadMember(path);
+  if (!bytes.ok()) {
+    builder_.AddWarning("SYMBOLS_UNREADABLE", bytes.status().ToString());
+    return nullptr;
+  }
+  auto archive = SymbolArchive::Parse(ByteSpan((*bytes)->data(), (*bytes)->size()));
+  if (!archive.ok()) {
+    builder_.AddWarning("SYMBOLS_UNREADABLE", archive.status().WithPath(path).ToString());
+    return nullptr;
+  }
+  slot = std::move(*archive);
+  return &*slot;
 }
 
 Result<std::vector<std::string>> ReadStrings(ByteSpan xml) {
@@ -650,10 +712,14 @@ Status BundleReader::Import() {
   bool has_symbol_archives =
       std::any_of(files_.paths().begin(), files_.paths().end(),
                   [](const std::string& path) { return StartsWith(path, "symbols/stores/"); });
-  if (has_symbol_archives) {
-    builder_.AddWarning("SYMBOLS_NOT_READ",
-                        "this bundle keeps its symbols in symbols/stores/*.symbolsarchive, which "
-                        "this version does not read yet: frames are named by address");
+  bool has_image_lists =
+      form_ && std::any_of(form_->runs.begin(), form_->runs.end(),
+                           [](const auto& run) { return !run.second.images.empty(); });
+  if (has_symbol_archives && !has_image_lists) {
+    builder_.AddWarning(
+        "SYMBOLS_NOT_READ",
+        "this bundle's symbols (symbols/stores/*.symbolsarchive) cannot be placed "
+        "without the image lists of its form.template: frames are named by address");
   }
   uint32_t preferred = *runs_with_samples.begin();
   if (form_ && form_->selected_run && runs_with_samples.count(*form_->selected_run)) {
@@ -709,6 +775,9 @@ Status ImportBundle(const FileTree& files, ProfileBuilder& builder, const Import
 bool WantsFile(std::string_view path) {
   if (IsJunkPath(path)) return false;
   if (EndsWith(path, kFormTemplate)) return true;
+  if (path.find(kSymbolStores) != std::string_view::npos && EndsWith(path, ".symbolsarchive")) {
+    return true;
+  }
   size_t run = path.find(kRunPrefix);
   if (run == std::string_view::npos) return false;
   std::string_view inside = path.substr(run);

@@ -36,6 +36,7 @@ class Reader {
   void ReadInstruments();
   void ReadSelectedRun();
   void ReadRuns();
+  void ReadImageLists();
 
  private:
   void Problem(const std::string& part, const Status& status) {
@@ -355,6 +356,57 @@ Result<Symbol> Reader::ReadSymbol(uint32_t symbol_data) const {
 
 }  // namespace
 
+void Reader::ReadImageLists() {
+  // Instruments 12 and later: symbolstores maps run numbers to dictionaries
+  // of "<device UUID>.<pid>" → PFTPersistentSymbols, whose signature data is
+  // the process's image list.
+  auto stores = archive_.Top("com.apple.xray.symbolstoremanager.symbolstores");
+  if (!stores.ok()) return;  // older bundles keep symbols in the run data
+  auto runs = archive_.DictionaryEntries(*stores);
+  if (!runs.ok()) return Problem("the image lists", runs.status());
+  for (const auto& [run_key, processes] : *runs) {
+    auto run = archive_.Integer(run_key);
+    if (!run.ok() || *run <= 0 || *run > UINT32_MAX) continue;
+    auto entries = archive_.DictionaryEntries(processes);
+    if (!entries.ok()) {
+      Problem("the image lists of run " + std::to_string(*run), entries.status());
+      continue;
+    }
+    for (const auto& [key, symbols] : *entries) {
+      if (Status charged = Charge(symbols); !charged.ok())
+        return Problem("the image lists", charged);
+      auto name = archive_.String(key);
+      if (!name.ok()) continue;
+      size_t dot = name->rfind('.');
+      int64_t pid = 0;
+      bool valid =
+          dot != std::string_view::npos && dot + 1 < name->size() && name->size() - dot <= 10;
+      for (size_t i = dot + 1; valid && i < name->size(); ++i) {
+        valid = (*name)[i] >= '0' && (*name)[i] <= '9';
+        pid = pid * 10 + ((*name)[i] - '0');
+      }
+      if (!valid) continue;
+      std::string part = "the image list of pid " + std::to_string(pid);
+      auto signature = archive_.Field(symbols, "com.apple.xray.symbolstore.signature");
+      if (!signature.ok()) {
+        Problem(part, signature.status());
+        continue;
+      }
+      auto blob = archive_.DataBytes(*signature);
+      if (!blob.ok()) {
+        Problem(part, blob.status());
+        continue;
+      }
+      auto images = ParseImageList(*blob);
+      if (!images.ok()) {
+        Problem(part, images.status());
+        continue;
+      }
+      form_.runs[static_cast<uint32_t>(*run)].images[pid] = std::move(*images);
+    }
+  }
+}
+
 Result<FormTemplate> ReadFormTemplate(ByteSpan bytes) {
   auto archive = KeyedArchive::Parse(bytes);
   if (!archive.ok()) return archive.status();
@@ -363,6 +415,7 @@ Result<FormTemplate> ReadFormTemplate(ByteSpan bytes) {
   reader.ReadInstruments();
   reader.ReadSelectedRun();
   reader.ReadRuns();
+  reader.ReadImageLists();
   return form;
 }
 

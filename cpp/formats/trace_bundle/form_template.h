@@ -13,6 +13,7 @@
 
 #include "base/byte_span.h"
 #include "base/status.h"
+#include "formats/trace_bundle/symbol_archive.h"
 #include "formats/trace_bundle/symbols.h"
 
 namespace instrumentscope::trace_bundle {
@@ -20,7 +21,9 @@ namespace instrumentscope::trace_bundle {
 struct RunDetails {
   std::map<uint64_t, std::string> thread_names;  // tid → "Main Thread  0x3c1feee"
   std::map<int64_t, std::string> process_names;  // pid → "simple"
-  std::map<int64_t, SymbolTable> symbols;        // pid → its symbols
+  std::map<int64_t, SymbolTable> symbols;        // pid → its symbols (up to Instruments 11)
+  // pid → its images, placing symbols/stores/*.symbolsarchive (Instruments 12+)
+  std::map<int64_t, std::vector<ProcessImage>> images;
 };
 
 struct FormTemplate {

@@ -1,0 +1,221 @@
+#include "formats/trace_bundle/symbol_archive.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "base/byte_reader.h"
+#include "base/checked_math.h"
+#include "base/demangle.h"
+
+namespace instrumentscope::trace_bundle {
+namespace {
+
+constexpr uint32_t kArchiveVersion = 7;
+constexpr size_t kArchiveHeaderSize = 0x60;
+constexpr size_t kUuidOffset = 0x34;
+constexpr size_t kStringTableSizeOffset = 0x54;
+constexpr uint64_t kSegmentSize = 32;
+constexpr uint64_t kSectionSize = 24;
+constexpr uint64_t kFunctionSize = 24;
+constexpr uint64_t kInlineSize = 36;
+constexpr uint64_t kLineSize = 20;
+constexpr uint32_t kNone = 0xFFFFFFFF;
+constexpr uint32_t kLastSiblingFlag = 0x40000000;
+
+constexpr uint32_t kImageListMagic = 0xFF01FF02;
+constexpr size_t kImageListHeaderSize = 24;
+constexpr uint64_t kImageRecordSize = 56;
+constexpr uint64_t kImageSegmentSize = 32;
+constexpr uint64_t kNeverUnloaded = 0x7FFFFFFFFFFFFFFF;
+
+Status Corrupt(const std::string& message, size_t offset) {
+  return Status(ErrorCode::kBundleCorrupt, message).WithOffset(offset);
+}
+
+// A NUL-terminated string of the archive's string table.
+Result<std::string_view> TableString(ByteSpan table, size_t table_offset, uint32_t index) {
+  if (index >= table.size()) {
+    return Corrupt("a symbol name lies beyond the string table", table_offset);
+  }
+  const auto* start = reinterpret_cast<const char*>(table.data()) + index;
+  const void* end = std::memchr(start, 0, table.size() - index);
+  if (!end) return Corrupt("a symbol name runs past the string table", table_offset + index);
+  return std::string_view(start, static_cast<const char*>(end) - start);
+}
+
+}  // namespace
+
+std::string FormatUuid(const ImageUuid& uuid) {
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  std::string text;
+  for (size_t i = 0; i < uuid.size(); ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) text += '-';
+    text += kDigits[uuid[i] >> 4];
+    text += kDigits[uuid[i] & 0xF];
+  }
+  return text;
+}
+
+Result<SymbolArchive> SymbolArchive::Parse(ByteSpan bytes) {
+  ByteReader reader(bytes);
+  uint32_t version;
+  ASSIGN_OR_RETURN(version, reader.ReadU32Le());
+  if (version != kArchiveVersion) {
+    return Status(ErrorCode::kBundleUnsupported,
+                  "a symbol archive of version " + std::to_string(version) +
+                      ", which this version does not read (it reads version 7)")
+        .WithOffset(0);
+  }
+  if (bytes.size() < kArchiveHeaderSize) return Corrupt("the symbol archive is cut short", 0);
+  uint32_t size, segments, sections, functions, inlines, lines;
+  ASSIGN_OR_RETURN(size, reader.ReadU32Le());
+  ASSIGN_OR_RETURN(segments, reader.ReadU32Le());
+  ASSIGN_OR_RETURN(sections, reader.ReadU32Le());
+  ASSIGN_OR_RETURN(functions, reader.ReadU32Le());
+  ASSIGN_OR_RETURN(inlines, reader.ReadU32Le());
+  ASSIGN_OR_RETURN(lines, reader.ReadU32Le());
+  if (size != bytes.size()) {
+    return Corrupt("the symbol archive says it has " + std::to_string(size) + " bytes, not " +
+                       std::to_string(bytes.size()),
+                   4);
+  }
+  SymbolArchive archive;
+  std::memcpy(archive.uuid_.data(), bytes.data() + kUuidOffset, archive.uuid_.size());
+  RETURN_IF_ERROR(reader.Seek(kStringTableSizeOffset));
+  uint32_t string_table_size;
+  ASSIGN_OR_RETURN(string_table_size, reader.ReadU32Le());
+  if (string_table_size > bytes.size() - kArchiveHeaderSize) {
+    return Corrupt("the string table is larger than the archive", kStringTableSizeOffset);
+  }
+  // The tables follow the header; the string table ends the file.
+  const uint64_t string_table_offset = bytes.size() - string_table_size;
+  ByteSpan string_table(bytes.data() + string_table_offset, string_table_size);
+  uint64_t functions_offset =
+      kArchiveHeaderSize + segments * kSegmentSize + sections * kSectionSize;
+  uint64_t inlines_offset = functions_offset + functions * kFunctionSize;
+  uint64_t tables_end = inlines_offset + inlines * kInlineSize + lines * kLineSize;
+  if (tables_end > string_table_offset) {
+    return Corrupt("the symbol archive's tables overlap its string table", kArchiveHeaderSize);
+  }
+
+  auto read_ranges = [&](uint64_t offset, uint32_t count, uint64_t record_size,
+                         std::vector<Range>* ranges) -> Status {
+    ranges->reserve(count);
+    for (uint32_t i = 0; i < count; ++i) {
+      RETURN_IF_ERROR(reader.Seek(offset + i * record_size));
+      uint32_t start, length, flags, display, linkage, child;
+      ASSIGN_OR_RETURN(start, reader.ReadU32Le());
+      ASSIGN_OR_RETURN(length, reader.ReadU32Le());
+      ASSIGN_OR_RETURN(flags, reader.ReadU32Le());
+      ASSIGN_OR_RETURN(display, reader.ReadU32Le());
+      ASSIGN_OR_RETURN(linkage, reader.ReadU32Le());
+      ASSIGN_OR_RETURN(child, reader.ReadU32Le());
+      Range range{start, length, {}, child, (flags & kLastSiblingFlag) != 0};
+      // A display name where the archive has one; C++ names only keep their
+      // mangled linkage name (string index 0 is "MACH_HEADER": none).
+      std::string_view name;
+      ASSIGN_OR_RETURN(name,
+                       TableString(string_table, string_table_offset, display ? display : linkage));
+      if (display) {
+        range.name = std::string(name);
+      } else if (auto demangled = DemangleItanium(name)) {
+        range.name = std::move(*demangled);
+      } else {
+        range.name = std::string(!name.empty() && name[0] == '_' ? name.substr(1) : name);
+      }
+      ranges->push_back(std::move(range));
+    }
+    return OkStatus();
+  };
+  RETURN_IF_ERROR(read_ranges(functions_offset, functions, kFunctionSize, &archive.functions_));
+  RETURN_IF_ERROR(read_ranges(inlines_offset, inlines, kInlineSize, &archive.inlines_));
+  std::stable_sort(archive.functions_.begin(), archive.functions_.end(),
+                   [](const Range& a, const Range& b) { return a.start < b.start; });
+  return archive;
+}
+
+std::optional<std::string_view> SymbolArchive::Lookup(uint64_t offset) const {
+  auto after =
+      std::upper_bound(functions_.begin(), functions_.end(), offset,
+                       [](uint64_t value, const Range& range) { return value < range.start; });
+  if (after == functions_.begin()) return std::nullopt;
+  const Range& function = *(after - 1);
+  if (offset - function.start >= function.size) return std::nullopt;
+  // Down the inlined calls: a range's children are the records from its
+  // first child to the one flagged last. Each record is looked at once at
+  // most, so a damaged (cyclic) tree still ends.
+  std::string_view name = function.name;
+  uint32_t child = function.first_child;
+  size_t budget = inlines_.size();
+  while (child != kNone && child < inlines_.size()) {
+    const Range* hit = nullptr;
+    for (uint32_t i = child; i < inlines_.size() && budget > 0; ++i) {
+      --budget;
+      const Range& range = inlines_[i];
+      if (offset >= range.start && offset - range.start < range.size) {
+        hit = &range;
+        break;
+      }
+      if (range.last_sibling) break;
+    }
+    if (!hit) break;
+    name = hit->name;
+    child = hit->first_child;
+  }
+  return name;
+}
+
+Result<std::vector<ProcessImage>> ParseImageList(ByteSpan blob) {
+  ByteReader reader(blob);
+  uint32_t magic;
+  ASSIGN_OR_RETURN(magic, reader.ReadU32Le());
+  if (magic != kImageListMagic) return Corrupt("the image list has no 0xFF01FF02 magic", 0);
+  if (blob.size() < kImageListHeaderSize) return Corrupt("the image list is cut short", 0);
+  RETURN_IF_ERROR(reader.Seek(kImageListHeaderSize - 4));
+  uint32_t count;
+  ASSIGN_OR_RETURN(count, reader.ReadU32Le());
+  if (count > (blob.size() - kImageListHeaderSize) / kImageRecordSize) {
+    return Corrupt("the image list counts more images than it has bytes for", 0x14);
+  }
+  std::vector<ProcessImage> images;
+  images.reserve(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    size_t record = reader.position();
+    ProcessImage image;
+    ByteSpan uuid;
+    ASSIGN_OR_RETURN(uuid, reader.ReadBytes(image.uuid.size()));
+    std::memcpy(image.uuid.data(), uuid.data(), uuid.size());
+    RETURN_IF_ERROR(reader.Skip(8));  // u32, flags
+    uint64_t unload;
+    RETURN_IF_ERROR(reader.Skip(8));  // load time
+    ASSIGN_OR_RETURN(unload, reader.ReadU64Le());
+    image.unloaded = unload != kNeverUnloaded;
+    RETURN_IF_ERROR(reader.Skip(8));  // cputype, cpusubtype
+    uint32_t segments, path_size;
+    ASSIGN_OR_RETURN(segments, reader.ReadU32Le());
+    ASSIGN_OR_RETURN(path_size, reader.ReadU32Le());
+    ByteSpan path;
+    ASSIGN_OR_RETURN(path, reader.ReadBytes(path_size));
+    std::string_view text(reinterpret_cast<const char*>(path.data()), path.size());
+    image.path = std::string(text.substr(0, text.find('\0')));
+    if (segments > reader.remaining() / kImageSegmentSize) {
+      return Corrupt("an image lists more segments than the image list has bytes for", record);
+    }
+    for (uint32_t s = 0; s < segments; ++s) {
+      ByteSpan segment_name;
+      ASSIGN_OR_RETURN(segment_name, reader.ReadBytes(16));
+      uint64_t address, size;
+      ASSIGN_OR_RETURN(address, reader.ReadU64Le());
+      ASSIGN_OR_RETURN(size, reader.ReadU64Le());
+      std::string_view name(reinterpret_cast<const char*>(segment_name.data()), 16);
+      if (name.substr(0, name.find('\0')) == "__TEXT") {
+        image.text_start = address;
+        image.text_size = size;
+      }
+    }
+    images.push_back(std::move(image));
+  }
+  return images;
+}
+
+}  // namespace instrumentscope::trace_bundle
