@@ -128,6 +128,19 @@ struct Expectation {
   std::string warning;  // a warning code expected
 };
 
+TEST_CASE("A CPU Counters bundle says which table and columns it cannot decode") {
+  auto path = CorpusFileOrSkip("nealsid__emacs-module-wrapper-template/Instruments.trace");
+  if (!path) return;
+  auto group = testing::ImportPath(*path);
+  REQUIRE(group.status().code() == ErrorCode::kBundleUnsupported);
+  CHECK(group.status().path() == "corespace/run1/core/stores/indexed-store-4/schema.xml");
+  CHECK_THAT(group.status().message(),
+             Catch::Contains("counters-profile tables (20 runs)") &&
+                 Catch::Contains("weight (XRAnyTypeID)") &&
+                 Catch::Contains("counters-array (XRCoreProfilePMCEventsArrayTypeID)") &&
+                 Catch::Contains("xctrace export"));
+}
+
 TEST_CASE("Every bundle in the corpus imports, or says why it cannot") {
   const std::vector<Expectation> expectations = {
       {"jlfwong__speedscope/sample/profiles/Instruments/8.3.3/simple-time-profile.trace.zip",

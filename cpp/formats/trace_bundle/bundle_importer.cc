@@ -640,14 +640,39 @@ Status BundleReader::NoSamplesError(const std::vector<Store>& stores) const {
   }
   std::set<std::string> tables;
   for (const Store& store : stores) tables.insert(store.schema.name);
+  // The columns a time-profile row has; others are what a sample table of
+  // another kind adds, and what this version cannot decode from bundles yet.
+  static const std::set<std::string> kKnownColumnTypes = {
+      "XRSampleTimestampTypeID", "XRThreadTypeID",
+      "XRProcessTypeID",         "XRCPUCoreTypeID",
+      "XRThreadStateTypeID",     "XRTimeSampleWeightTypeID",
+      "XRBacktraceTypeID",       "XRRecordedEventTimestampTypeID"};
   for (std::string_view other : {"cpu-profile", "counters-profile", "time-sample"}) {
-    if (!tables.count(std::string(other))) continue;
+    auto first = std::find_if(stores.begin(), stores.end(),
+                              [other](const Store& store) { return store.schema.name == other; });
+    if (first == stores.end()) continue;
+    std::set<uint32_t> runs;
+    for (const Store& store : stores) {
+      if (store.schema.name == other) runs.insert(store.location.run);
+    }
+    std::string unknown;
+    for (const StoreColumn& column : first->schema.columns) {
+      if (kKnownColumnTypes.count(column.engineering_type)) continue;
+      unknown +=
+          (unknown.empty() ? "" : ", ") + column.mnemonic + " (" + column.engineering_type + ")";
+    }
     return Status(ErrorCode::kBundleUnsupported,
-                  "this recording's CPU samples are in a " + std::string(other) +
-                      " table, which this version reads from xctrace exports only: on a Mac, run "
-                      "xctrace export --input YOUR.trace --xpath '/trace-toc/run[1]/data/"
-                      "table[@schema=\"" +
-                      std::string(other) + "\"]' --output profile.xml");
+                  "this recording's CPU samples are in " + std::string(other) + " tables (" +
+                      std::to_string(runs.size()) + (runs.size() == 1 ? " run" : " runs") +
+                      "), which this version does not decode from bundles yet" +
+                      (unknown.empty()
+                           ? std::string()
+                           : ": their columns " + unknown + " are references it cannot follow") +
+                      ". On a Mac, export them: xctrace export --input YOUR.trace --xpath "
+                      "'/trace-toc/run[" +
+                      std::to_string(*runs.begin()) + "]/data/table[@schema=\"" +
+                      std::string(other) + "\"]' --output profile.xml")
+        .WithPath(first->location.folder + "schema.xml");
   }
   std::vector<std::string> table_list(tables.begin(), tables.end());
   std::string message = "this recording holds no CPU samples (no time-profile table)";
