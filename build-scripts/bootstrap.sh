@@ -10,7 +10,7 @@ APT_PACKAGES=(
   catch2 nlohmann-json3-dev       # tests, small JSON
   emscripten binaryen             # wasm build (Emscripten 3.1.6)
   dpkg-dev                        # dpkg-source, to unpack Debian source packages
-  libxml2-utils                   # xmllint, the streaming-parse floor in bench/
+  libxml2-utils time              # bench/: xmllint, the streaming-parse floor; GNU time
   chromium                        # the page's end-to-end tests (tests/e2e)
   fonts-dejavu-core fonts-noto-color-emoji  # their screenshots: text, and speedscope's icons
 )

@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// The benchmark: import speed (MB/s) and peak memory of the wasm core under
+// Node (the CLI), the native build, and libxml2's own streaming pass
+// (xmllint --stream --noout, the floor), on exports grown from the corpus
+// (bench/grow-export.js) and on the largest corpus bundles.
+//   node bench/run.js [--sizes 50,200,1000] [--runs 3]
+// Needs the builds (npm run build) and GNU time (/usr/bin/time); writes the
+// table to stdout and to build/bench/results.md.
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CORPUS = process.env.INSTRUMENTSCOPE_CORPUS ?? join(ROOT, '..', 'shared', 'corpus');
+const OUT = join(ROOT, 'build', 'bench');
+const SEED = join(CORPUS, 'openjdk__jmh/jmh-core/src/test/resources/org.openjdk.jmh.profile.xctrace/time-profile.xml');
+const BUNDLES = [
+  'IvanCaldwell__ios-astronomy-performance/Instruments.trace',
+  'MulliganKyle__Thesis-EvaluationTool/Instruments4.trace',
+  'Ricks__Strux/Instruments.trace',
+  'shadi-gamal__uniprof/tests/fixtures/test-simple.trace.zip',
+];
+const NATIVE = join(ROOT, 'build', 'native', 'instrumentscope-native');
+const CLI = join(ROOT, 'web', 'src', 'cli.js');
+
+function fail(message) {
+  console.error(`bench: ${message}`);
+  process.exit(1);
+}
+
+/** Seconds and peak resident memory (bytes) of one run of a command. */
+function measure(command, args) {
+  const result = spawnSync('/usr/bin/time', ['-f', '%e %M', command, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (result.status !== 0) fail(`${command} ${args.join(' ')} failed:\n${result.stderr}`);
+  const [seconds, kilobytes] = result.stderr.trim().split('\n').at(-1).split(' ').map(Number);
+  return { seconds, bytes: kilobytes * 1024 };
+}
+
+/** The fastest of `runs` runs, with the largest peak memory seen. */
+function best(command, args, runs) {
+  const results = Array.from({ length: runs }, () => measure(command, args));
+  return {
+    seconds: Math.min(...results.map((result) => result.seconds)),
+    bytes: Math.max(...results.map((result) => result.bytes)),
+  };
+}
+
+function sizeOf(path) {
+  if (!statSync(path).isDirectory()) return statSync(path).size;
+  return readdirSync(path, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((sum, entry) => sum + statSync(join(entry.parentPath ?? entry.path, entry.name)).size, 0);
+}
+
+const mb = (bytes) => bytes / 1048576;
+
+function row(name, size, tool, { seconds, bytes }) {
+  const rate = seconds > 0 ? (mb(size) / seconds).toFixed(0) : '—';
+  return `| ${name} | ${mb(size).toFixed(1)} | ${tool} | ${seconds.toFixed(2)} | ${rate} | ${mb(bytes).toFixed(0)} |`;
+}
+
+function main() {
+  const { values } = parseArgs({ options: { sizes: { type: 'string', default: '50,200' }, runs: { type: 'string', default: '3' } } });
+  const sizes = values.sizes.split(',').map(Number);
+  const runs = Number(values.runs);
+  if (!existsSync('/usr/bin/time')) fail('GNU time is missing: apt-get install time');
+  if (!existsSync(NATIVE)) fail('the native build is missing: npm run build');
+  if (!existsSync(join(ROOT, 'web', 'dist', 'instrumentscope-core.wasm'))) fail('the wasm build is missing: npm run build');
+  if (!existsSync(SEED)) fail(`the corpus is missing (${CORPUS})`);
+  mkdirSync(OUT, { recursive: true });
+
+  const lines = [
+    '| input | MB | importer | seconds | MB/s | peak MB |',
+    '|---|---|---|---|---|---|',
+  ];
+  const show = (line) => {
+    lines.push(line);
+    console.log(line);
+  };
+  console.log(lines.join('\n'));
+  for (const size of sizes) {
+    const file = join(OUT, `export-${size}.xml`);
+    if (!existsSync(file)) execFileSync('node', [join(ROOT, 'bench', 'grow-export.js'), SEED, file, String(size)], { stdio: 'ignore' });
+    const name = `export, ${size} MB`;
+    const bytes = statSync(file).size;
+    show(row(name, bytes, 'xmllint --stream', best('xmllint', ['--stream', '--noout', file], runs)));
+    show(row(name, bytes, 'native', best(NATIVE, [file, '-o', '/dev/null'], runs)));
+    show(row(name, bytes, 'wasm (CLI)', best('node', [CLI, file, '-o', '/dev/null'], runs)));
+  }
+  for (const bundle of BUNDLES) {
+    const path = join(CORPUS, bundle);
+    if (!existsSync(path)) continue;
+    const name = bundle.split('/')[0].split('__')[1];
+    const bytes = sizeOf(path);
+    show(row(name, bytes, 'native', best(NATIVE, [path, '-o', '/dev/null'], runs)));
+    show(row(name, bytes, 'wasm (CLI)', best('node', [CLI, path, '-o', '/dev/null'], runs)));
+  }
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const debian = existsSync('/etc/debian_version') ? `, Debian ${readFileSync('/etc/debian_version', 'utf8').trim()}` : '';
+  const machine = `${cpu}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GB, ` +
+    `Node ${process.versions.node}${debian}`;
+  const report = `Machine: ${machine}. Best of ${runs} runs; peak MB is the largest resident set seen.\n\n${lines.join('\n')}\n`;
+  writeFileSync(join(OUT, 'results.md'), report);
+  console.log(`\nMachine: ${machine}\nWritten to ${join(OUT, 'results.md')}`);
+}
+
+main();
