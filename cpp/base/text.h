@@ -24,6 +24,12 @@ inline bool EndsWith(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
+// "libfoo.dylib" of "/usr/lib/libfoo.dylib".
+inline std::string_view BaseName(std::string_view path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
 }  // namespace instrumentscope
 
 #endif  // INSTRUMENTSCOPE_BASE_TEXT_H_

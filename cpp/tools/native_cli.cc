@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/json.h"
+#include "base/text.h"
 #include "import/import.h"
 #include "report/summary.h"
 #include "speedscope/folded_stacks.h"
@@ -26,11 +27,6 @@ int Usage() {
   std::fprintf(stderr,
                "usage: instrumentscope-native INPUT [-o OUT] [--run N] [--folded] [--list]\n");
   return 2;
-}
-
-std::string BaseName(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 }  // namespace
@@ -61,7 +57,7 @@ int main(int argc, char** argv) {
   if (input_path.empty()) return Usage();
 
   while (input_path.size() > 1 && input_path.back() == '/') input_path.pop_back();
-  options.name = BaseName(input_path);
+  options.name = std::string(instrumentscope::BaseName(input_path));
   instrumentscope::Import import(options);
   instrumentscope::Status status;
   std::error_code error;

@@ -116,6 +116,13 @@ std::vector<StoreLocation> FindStores(const FileTree& files) {
   return stores;
 }
 
+// The name `key` has in `names`, or "".
+template <typename Key>
+std::string NameIn(const std::map<Key, std::string>& names, Key key) {
+  auto named = names.find(key);
+  return named == names.end() ? std::string() : named->second;
+}
+
 // A u8…u64 little-endian field of a row.
 uint64_t ReadField(ByteSpan row, FieldSlot slot) {
   ByteReader reader(row);
@@ -327,25 +334,12 @@ Result<ProfileBuilder::ThreadId> BundleReader::Thread(uint32_t run, uint64_t thr
   int64_t pid;
   ASSIGN_OR_RETURN(pid, ProcessId(run, record.size() > 1 ? record[1] : process_ref));
 
-  std::string name;
+  // Names from form.template first, else from the run's own tables.
   const RunDetails* details = Details(run);
-  if (details) {
-    auto named = details->thread_names.find(tid);
-    if (named != details->thread_names.end()) name = named->second;
-  }
-  if (name.empty()) {
-    auto named = state.thread_names.find(thread_ref);
-    if (named != state.thread_names.end()) name = named->second;
-  }
-  std::string process_name;
-  if (details) {
-    auto named = details->process_names.find(pid);
-    if (named != details->process_names.end()) process_name = named->second;
-  }
-  if (process_name.empty()) {
-    auto named = state.process_names.find(pid);
-    if (named != state.process_names.end()) process_name = named->second;
-  }
+  std::string name = details ? NameIn(details->thread_names, tid) : std::string();
+  if (name.empty()) name = NameIn(state.thread_names, thread_ref);
+  std::string process_name = details ? NameIn(details->process_names, pid) : std::string();
+  if (process_name.empty()) process_name = NameIn(state.process_names, pid);
   ThreadDesc desc;
   std::string label = ThreadLabel(name, tid);
   desc.thread_name = label;
@@ -445,9 +439,8 @@ void BundleReader::ArchiveFrame(const std::vector<ProcessImage>& images, uint64_
     if (function) {
       *name = std::string(*function);
     } else {
-      size_t slash = candidate.path.rfind('/');
-      *name = candidate.path.substr(slash == std::string::npos ? 0 : slash + 1) + "+" +
-              HexAddress(address - candidate.text_start);
+      *name =
+          std::string(BaseName(candidate.path)) + "+" + HexAddress(address - candidate.text_start);
     }
     return;
   }

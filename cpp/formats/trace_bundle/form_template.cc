@@ -3,6 +3,7 @@
 #include <set>
 #include <string_view>
 
+#include "base/text.h"
 #include "container/keyed_archive.h"
 
 namespace instrumentscope::trace_bundle {
@@ -12,11 +13,6 @@ constexpr std::string_view kInstrumentTypePrefix = "com.apple.xray.instrument-ty
 
 std::string Key(int64_t index) {
   return "$" + std::to_string(index);
-}
-
-std::string BaseName(std::string_view path) {
-  size_t slash = path.find_last_of('/');
-  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
 // Reads one part of the template; a failure is recorded, not fatal.
@@ -267,7 +263,7 @@ Status Reader::ReadProcesses(uint32_t process_datas, RunDetails* run) const {
       if (*key_name == "_pid") {
         if (auto number = archive_.Integer(value); number.ok()) pid = *number;
       } else if (*key_name == "_execname") {
-        if (auto text = archive_.String(value); text.ok()) name = BaseName(*text);
+        if (auto text = archive_.String(value); text.ok()) name = std::string(BaseName(*text));
       }
     }
     if (pid && !name.empty()) run->process_names[*pid] = name;
