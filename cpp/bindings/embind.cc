@@ -1,8 +1,8 @@
 // The only file that sees Emscripten: the core's import session as plain
 // functions over integer handles. Bytes come in through one _malloc + set per
 // chunk; results go out as a small JSON summary plus typed-array copies of the
-// stack table, samples and weights. Errors come out as {error: {...}} values,
-// never as exceptions.
+// stack table, samples and weights, or as speedscope JSON handed to a writer
+// piece by piece. Errors come out as {error: {...}} values, never as exceptions.
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -17,6 +17,7 @@
 #include "base/json.h"
 #include "import/import.h"
 #include "report/summary.h"
+#include "speedscope/writer.h"
 
 namespace instrumentscope {
 namespace {
@@ -138,18 +139,25 @@ val ImportProgressOf(int session) {
   return ProgressValue(entry->second->progress());
 }
 
+// Ends the session: the import's profile group, or {error} in `error`.
+Result<ProfileGroup> FinishSession(int session, ImportProgress* progress) {
+  auto entry = Sessions().find(session);
+  if (entry == Sessions().end()) {
+    return Status(ErrorCode::kInvalidArgument, "no import session " + std::to_string(session));
+  }
+  std::unique_ptr<Import> import = std::move(entry->second);
+  Sessions().erase(entry);
+  Result<ProfileGroup> group = import->Finish();
+  *progress = import->progress();
+  return group;
+}
+
 // Ends the session. Returns {error} or {progress, summary, stackParents,
 // stackFrames, samples: [Uint32Array], weights: [Float64Array]}, where samples
 // hold stack ids (0xFFFFFFFF: no stack) and summary is JSON with the frames.
 val FinishImport(int session) {
-  auto entry = Sessions().find(session);
-  if (entry == Sessions().end())
-    return InvalidArgument("no import session " + std::to_string(session));
-  std::unique_ptr<Import> import = std::move(entry->second);
-  Sessions().erase(entry);
-  Result<ProfileGroup> group = import->Finish();
-  ImportProgress progress = import->progress();
-  import.reset();
+  ImportProgress progress;
+  Result<ProfileGroup> group = FinishSession(session, &progress);
   if (!group.ok()) return ErrorValue(group.status());
 
   val result = val::object();
@@ -173,6 +181,30 @@ val FinishImport(int session) {
   return result;
 }
 
+// Ends the session, handing the speedscope file to `write` (a function of a
+// Uint8Array view of wasm memory, valid only during the call, that returns
+// false to stop) unless it is null. Returns {error} or {progress, summary,
+// written}, where summary is JSON without the frames and written says whether
+// the writer took the whole file.
+val FinishImportToJson(int session, val write) {
+  ImportProgress progress;
+  Result<ProfileGroup> group = FinishSession(session, &progress);
+  if (!group.ok()) return ErrorValue(group.status());
+  bool written = true;
+  if (!write.isNull()) {
+    written = speedscope::WriteJson(*group, [&write](std::string_view piece) {
+      val view(emscripten::typed_memory_view(piece.size(),
+                                             reinterpret_cast<const uint8_t*>(piece.data())));
+      return write(view).as<bool>();
+    });
+  }
+  val result = val::object();
+  result.set("progress", ProgressValue(progress));
+  result.set("summary", DumpJson(Summary(*group, SummaryFrames::kOmit)));
+  result.set("written", written);
+  return result;
+}
+
 void CancelImport(int session) {
   Sessions().erase(session);
 }
@@ -191,6 +223,7 @@ EMSCRIPTEN_BINDINGS(instrumentscope) {
   emscripten::function("wantsFile", &instrumentscope::WantsFile);
   emscripten::function("importProgress", &instrumentscope::ImportProgressOf);
   emscripten::function("finishImport", &instrumentscope::FinishImport);
+  emscripten::function("finishImportToJson", &instrumentscope::FinishImportToJson);
   emscripten::function("cancelImport", &instrumentscope::CancelImport);
   emscripten::function("version", &instrumentscope::VersionString);
 }

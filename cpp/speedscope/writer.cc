@@ -1,11 +1,47 @@
 #include "speedscope/writer.h"
 
+#include <charconv>
+#include <string>
 #include <vector>
 
 #include "base/json.h"
 #include "speedscope/file_format.h"
 
 namespace instrumentscope::speedscope {
+namespace {
+
+// Gathers output into one buffer and hands it to the sink a piece at a time.
+// Once the sink says stop, everything else is dropped.
+class PieceWriter {
+ public:
+  explicit PieceWriter(const JsonSink& sink) : sink_(sink) {
+    buffer_.reserve(kJsonPieceBytes + kJsonPieceBytes / 8);
+  }
+
+  void Append(std::string_view text) { buffer_.append(text); }
+  void Append(char c) { buffer_.push_back(c); }
+  template <typename Integer>
+  void AppendNumber(Integer value) {
+    char digits[24];
+    auto result = std::to_chars(digits, digits + sizeof(digits), value);
+    buffer_.append(digits, result.ptr);
+  }
+  // Returns false once the sink has stopped the writer.
+  bool FlushIfFull() { return buffer_.size() < kJsonPieceBytes ? ok_ : Flush(); }
+  bool Flush() {
+    if (ok_ && !buffer_.empty()) ok_ = sink_(buffer_);
+    buffer_.clear();
+    return ok_;
+  }
+
+ private:
+  const JsonSink& sink_;
+  std::string buffer_;
+  bool ok_ = true;
+};
+
+}  // namespace
+
 nlohmann::json FrameJson(const Frame& frame) {
   nlohmann::json object = {{"name", frame.name}};
   if (!frame.file.empty()) object["file"] = frame.file;
@@ -13,14 +49,23 @@ nlohmann::json FrameJson(const Frame& frame) {
   return object;
 }
 
-void WriteJson(const ProfileGroup& group, std::ostream& out) {
-  out << "{\"$schema\":" << DumpJson(kSchemaUrl) << ",\"exporter\":" << DumpJson(group.exporter)
-      << ",\"name\":" << DumpJson(group.name)
-      << ",\"activeProfileIndex\":" << group.active_profile_index << ",\n\"shared\":{\"frames\":[";
+bool WriteJson(const ProfileGroup& group, const JsonSink& sink) {
+  PieceWriter out(sink);
+  out.Append("{\"$schema\":");
+  out.Append(DumpJson(kSchemaUrl));
+  out.Append(",\"exporter\":");
+  out.Append(DumpJson(group.exporter));
+  out.Append(",\"name\":");
+  out.Append(DumpJson(group.name));
+  out.Append(",\"activeProfileIndex\":");
+  out.AppendNumber(group.active_profile_index);
+  out.Append(",\n\"shared\":{\"frames\":[");
   for (size_t i = 0; i < group.frames.size(); ++i) {
-    out << (i ? ",\n" : "\n") << DumpJson(FrameJson(group.frames[i]));
+    out.Append(i ? ",\n" : "\n");
+    out.Append(DumpJson(FrameJson(group.frames[i])));
+    if (!out.FlushIfFull()) return false;
   }
-  out << "\n]},\n\"profiles\":[";
+  out.Append("\n]},\n\"profiles\":[");
 
   std::vector<FrameId> leaf_to_root;
   for (size_t p = 0; p < group.profiles.size(); ++p) {
@@ -32,26 +77,40 @@ void WriteJson(const ProfileGroup& group, std::ostream& out) {
                              {"endValue", profile.end_value}};
     std::string text = DumpJson(header);
     text.pop_back();  // reopen the object to stream samples and weights into it
-    out << (p ? ",\n" : "\n") << text << ",\n\"samples\":[";
+    out.Append(p ? ",\n" : "\n");
+    out.Append(text);
+    out.Append(",\n\"samples\":[");
     for (size_t i = 0; i < profile.samples.size(); ++i) {
       leaf_to_root.clear();
       for (StackId stack = profile.samples[i]; stack != kEmptyStack;
            stack = group.stacks.parent[stack]) {
         leaf_to_root.push_back(group.stacks.frame[stack]);
       }
-      out << (i ? ",[" : "[");
+      out.Append(i ? ",[" : "[");
       for (size_t f = leaf_to_root.size(); f-- > 0;) {
-        out << leaf_to_root[f] << (f ? "," : "");
+        out.AppendNumber(leaf_to_root[f]);
+        if (f) out.Append(',');
       }
-      out << ']';
+      out.Append(']');
+      if (!out.FlushIfFull()) return false;
     }
-    out << "],\n\"weights\":[";
+    out.Append("],\n\"weights\":[");
     for (size_t i = 0; i < profile.weights.size(); ++i) {
-      out << (i ? "," : "") << profile.weights[i];
+      if (i) out.Append(',');
+      out.AppendNumber(profile.weights[i]);
+      if (!out.FlushIfFull()) return false;
     }
-    out << "]}";
+    out.Append("]}");
   }
-  out << "\n]}\n";
+  out.Append("\n]}\n");
+  return out.Flush();
+}
+
+void WriteJson(const ProfileGroup& group, std::ostream& out) {
+  WriteJson(group, [&out](std::string_view piece) {
+    out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+    return static_cast<bool>(out);
+  });
 }
 
 }  // namespace instrumentscope::speedscope

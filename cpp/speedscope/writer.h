@@ -1,10 +1,13 @@
-// Writes a ProfileGroup as a speedscope JSON file, streaming: the output is
-// never held in memory whole. One frame, and one profile header, per line.
+// Writes a ProfileGroup as a speedscope JSON file, streaming: the output goes
+// to a sink in pieces of about a megabyte and is never held in memory whole.
+// One frame, and one profile header, per line.
 #ifndef INSTRUMENTSCOPE_SPEEDSCOPE_WRITER_H_
 #define INSTRUMENTSCOPE_SPEEDSCOPE_WRITER_H_
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string_view>
 
 #include "model/profile.h"
 
@@ -13,6 +16,13 @@ namespace instrumentscope::speedscope {
 // FileFormat.Frame: name, and file and line when known.
 nlohmann::json FrameJson(const Frame& frame);
 
+// Receives the output in order; returns false to stop the writer.
+using JsonSink = std::function<bool(std::string_view piece)>;
+
+inline constexpr size_t kJsonPieceBytes = 1 << 20;
+
+// Returns false when the sink stopped it.
+bool WriteJson(const ProfileGroup& group, const JsonSink& sink);
 void WriteJson(const ProfileGroup& group, std::ostream& out);
 
 }  // namespace instrumentscope::speedscope

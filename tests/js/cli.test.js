@@ -1,7 +1,7 @@
 // The instrumentscope CLI (package.json bin), run as people run it.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -60,10 +60,28 @@ test('bad input: a non-zero exit and a one-line reason', async () => {
 });
 
 test('a reader that stops early is no error', { skip: CORPUS_SKIP }, async () => {
-  const { stdout, stderr } = await promisify(execFile)('sh', ['-c',
-    `node ${CLI} ${corpusFile(`${JMH}/counters-time-profile.xml`)} | head -c 10; echo " exit=$?"`]);
+  // The output (77 kB) is more than a pipe holds, so the CLI meets the closed pipe.
+  const { stdout, stderr } = await promisify(execFile)('bash', ['-c',
+    `set -o pipefail; node ${CLI} ${corpusFile(`${JMH}/counters-time-profile.xml`)} | head -c 10; echo " exit=$?"`]);
   assert.equal(stdout, '{"$schema" exit=0\n');
   assert.equal(stderr, '');
+});
+
+test('a failed import leaves no output file; an unwritable output is a one-line error', { skip: CORPUS_SKIP }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'instrumentscope-'));
+  const out = join(dir, 'out.json');
+  const failed = await run(join(ROOT, 'tests/malformed/table-of-contents.xml'), '-o', out);
+  assert.equal(failed.code, 1);
+  assert.equal(existsSync(out), false);
+
+  const unwritable = await run(corpusFile(`${JMH}/cpu-profile.xml`), '-o', join(dir, 'missing', 'out.json'));
+  assert.equal(unwritable.code, 1);
+  assert.match(unwritable.stderr, /^instrumentscope: ENOENT: no such file or directory, open '.*out\.json'\n$/);
+
+  const full = await run(corpusFile(`${JMH}/cpu-profile.xml`), '-o', '/dev/full');
+  assert.equal(full.code, 1);
+  assert.match(full.stderr, /^instrumentscope: ENOSPC: no space left on device, write\n$/);
+  assert.equal(existsSync('/dev/full'), true, 'a device is never removed');
 });
 
 test('usage errors exit with 2; --help and --version answer', async () => {

@@ -3,12 +3,13 @@
 // Converts an Instruments recording (a .trace folder or zip, or an xctrace
 // export) to a speedscope file, running the same WebAssembly core as the browser.
 
-import { createReadStream, openAsBlob } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openAsBlob, openSync, unlinkSync, writeSync } from 'node:fs';
 import { open, readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { ImportError, importTraceWithSummary, serializeSpeedscope } from './node.js';
+import { importHere } from './core.js';
+import { ImportError } from './node.js';
 
 const USAGE = `usage: instrumentscope INPUT [-o OUT.json] [--run N]
        instrumentscope INPUT --list [--run N]
@@ -125,27 +126,51 @@ async function folderFiles(folder) {
   return files;
 }
 
-async function writePieces(pieces, path) {
+async function writeText(text, path) {
   if (!path) {
-    for (const piece of pieces) {
-      if (!process.stdout.write(piece)) await new Promise((resolve) => process.stdout.once('drain', resolve));
-    }
+    process.stdout.write(text);
     return;
   }
   const file = await open(path, 'w');
   try {
-    let buffered = '';
-    for (const piece of pieces) {
-      buffered += piece;
-      if (buffered.length > 1 << 20) {
-        await file.write(buffered);
-        buffered = '';
-      }
-    }
-    await file.write(buffered);
+    await file.write(text);
   } finally {
     await file.close();
   }
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+// Takes the core's JSON pieces as the core writes them: synchronously, since
+// each is a view of the core's memory that is valid only during the call. The
+// output file is created by the first piece, so a failed import leaves none,
+// and a file left half-written by a failed write is removed (never a device
+// or a pipe).
+function jsonWriter(path) {
+  let fd = path ? null : 1;
+  let regularFile = false;
+  return {
+    write(bytes) {
+      if (fd === null) {
+        fd = openSync(path, 'w');
+        regularFile = fstatSync(fd).isFile();
+      }
+      for (let offset = 0; offset < bytes.length;) {
+        try {
+          offset += writeSync(fd, bytes, offset);
+        } catch (error) {
+          if (error.code !== 'EAGAIN') throw error;
+          Atomics.wait(pause, 0, 0, 1);  // a full non-blocking pipe: wait for the reader
+        }
+      }
+    },
+    // Closes the file; after a failure, removes what was written of it.
+    close(failed) {
+      if (!path || fd === null) return;
+      closeSync(fd);
+      if (failed && regularFile) unlinkSync(path);
+    },
+  };
 }
 
 async function main() {
@@ -174,29 +199,33 @@ async function main() {
     fail(`${inputPath}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
   }
 
-  let result;
+  // The core writes the speedscope file straight to the output: no
+  // JavaScript objects for the profile, no copy of the JSON in memory.
+  const output = values.list ? null : jsonWriter(values.output);
+  let summary;
   try {
     const input = info.isDirectory()
       ? await folderFiles(inputPath)
       : createReadStream(inputPath, { highWaterMark: 4 << 20 });
-    result = await importTraceWithSummary(input, {
-      name: basename(inputPath.replace(/\/+$/, '')),
-      run,
-      onProgress: progressPrinter(info.isDirectory() ? undefined : info.size),
-    });
+    const options = { run, onProgress: progressPrinter(info.isDirectory() ? undefined : info.size) };
+    const name = basename(inputPath.replace(/\/+$/, ''));
+    const result = await importHere(input, options, name, { write: output?.write ?? null });
+    summary = JSON.parse(result.summary);
+    output?.close(false);
   } catch (error) {
+    output?.close(true);
+    if (error.code === 'EPIPE') process.exit(0);
     if (!(error instanceof ImportError)) throw error;
     const where = error.location ? ` (at ${error.location})` : '';
     fail(`${inputPath}: ${error.code}: ${error.message.replace(/\n\s*/g, ' ')}${where}`);
   }
 
   if (values.list) {
-    await writePieces([formatList(result.summary)], values.output);
+    await writeText(formatList(summary), values.output);
   } else {
-    await writePieces(serializeSpeedscope(result.file), values.output);
-  }
-  for (const warning of result.summary.warnings) {
-    if (!values.list) process.stderr.write(`instrumentscope: warning: ${warning.message}\n`);
+    for (const warning of summary.warnings) {
+      process.stderr.write(`instrumentscope: warning: ${warning.message}\n`);
+    }
   }
 }
 

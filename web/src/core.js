@@ -1,10 +1,11 @@
 // Loads the WebAssembly core and runs one import session over a sequence of
 // byte chunks. Bytes go in through one malloc + set per chunk; results come
-// out as typed-array copies (see cpp/bindings/embind.cc).
+// out as typed-array copies, or as speedscope JSON streamed to a writer (see
+// cpp/bindings/embind.cc).
 
 import createInstrumentscopeCore from '../dist/instrumentscope-core.js';
 import { ImportError, abortError } from './errors.js';
-import { dataSize, readData } from './input.js';
+import { dataSize, isFileList, readData, toChunks } from './input.js';
 
 const DEFAULT_WASM_URL = new URL('../dist/instrumentscope-core.wasm', import.meta.url);
 
@@ -72,8 +73,12 @@ function call(core, method, ...args) {
  * data}]), of which only those the core wants are read.
  * @param core the loaded module
  * @param {{chunks?: AsyncIterable<Uint8Array>, files?: Array<{path: string, data: any}>}} input
+ * With options.json the core writes the speedscope file itself, piece by
+ * piece, to json.write(bytes) (a view valid only during the call; a null
+ * writer gives the summary only), and the result holds no typed arrays.
  * @param {{name?: string, run?: number, limits?: object, signal?: AbortSignal,
- *          onProgress?: Function, bytesTotal?: number}} options
+ *          onProgress?: Function, bytesTotal?: number,
+ *          json?: {write: ((bytes: Uint8Array) => void) | null}}} options
  */
 export async function runImport(core, input, options) {
   const { signal, onProgress } = options;
@@ -131,7 +136,9 @@ export async function runImport(core, input, options) {
     }
     if (signal?.aborted) throw abortError(signal);
     report('building');
-    const result = call(core, 'finishImport', session);
+    const result = options.json
+      ? finishToJson(core, session, options.json.write)
+      : call(core, 'finishImport', session);
     report('done', result.progress);
     return result;
   } finally {
@@ -145,6 +152,44 @@ export async function runImport(core, input, options) {
     // Not awaited: a stalled source finishes its cleanup when it resumes.
     iterator.return?.()?.catch?.(() => {});
   }
+}
+
+// A writer's error cannot cross the core (it has no exceptions): it is caught
+// here, stops the core's writer, and is thrown once the core has returned.
+function finishToJson(core, session, writeJson) {
+  let writeError = null;
+  const write = writeJson ? (bytes) => {
+    try {
+      writeJson(bytes);
+      return true;
+    } catch (error) {
+      writeError = error;
+      return false;
+    }
+  } : null;
+  const result = call(core, 'finishImportToJson', session, write);
+  if (writeError) throw writeError;
+  return result;
+}
+
+/**
+ * Imports in the calling thread: `input` is anything the facade accepts once
+ * directory entries are listed (bytes, Blob, stream, files). Returns the core's
+ * result: typed arrays, or with `json` as for runImport, the JSON written.
+ */
+export async function importHere(input, options, name, json = undefined) {
+  const files = isFileList(input) ? input : undefined;
+  const stream = files ? undefined : toChunks(input);
+  const core = await loadCore(options);
+  return runImport(core, files ? { files } : { chunks: stream.chunks }, {
+    name: name ?? stream?.name ?? '',
+    run: options.run,
+    limits: options.limits,
+    signal: options.signal,
+    onProgress: options.onProgress,
+    bytesTotal: files ? wantedBytes(core, files) : stream.size,
+    json,
+  });
 }
 
 /** The bytes of the files the core reads (others come empty), one by one. */

@@ -5,7 +5,7 @@
 // The .wasm is fetched from beside these files, or from options.wasmURL.
 
 import { ImportError, abortError } from './errors.js';
-import { commonFolder, filesOfDirectory, isDirectoryEntry, isFileList, toChunks } from './input.js';
+import { commonFolder, filesOfDirectory, isDirectoryEntry, isFileList } from './input.js';
 import { speedscopeJsonPieces, toSpeedscope } from './speedscope.js';
 import { importInWorker } from './worker-client.js';
 
@@ -25,21 +25,6 @@ function inPageWithWorkers(options) {
   return options.worker !== false && typeof window !== 'undefined' && typeof Worker !== 'undefined';
 }
 
-async function importHere(input, options, name) {
-  const { loadCore, runImport, wantedBytes } = await import('./core.js');
-  const files = isFileList(input) ? input : undefined;
-  const stream = files ? undefined : toChunks(input);
-  const core = await loadCore(options);
-  return runImport(core, files ? { files } : { chunks: stream.chunks }, {
-    name: name ?? stream?.name ?? '',
-    run: options.run,
-    limits: options.limits,
-    signal: options.signal,
-    onProgress: options.onProgress,
-    bytesTotal: files ? wantedBytes(core, files) : stream.size,
-  });
-}
-
 /** See index.d.ts. */
 export async function importTraceWithSummary(input, options = {}) {
   validate(options);
@@ -48,7 +33,7 @@ export async function importTraceWithSummary(input, options = {}) {
   const name = options.name ?? (isFileList(input) ? commonFolder(input) : input?.name);
   const result = inPageWithWorkers(options)
     ? await importInWorker(input, options, name)
-    : await importHere(input, options, name);
+    : await (await import('./core.js')).importHere(input, options, name);
   return toSpeedscope(result);
 }
 
