@@ -66,7 +66,7 @@ zlib_src="$(unpack zlib "$zlib_version")"
 cp -a "$zlib_src" "$work/zlib"
 (
   cd "$work/zlib"
-  CFLAGS="-O3" emconfigure ./configure --static --prefix="$prefix" >&2
+  CFLAGS="-O3 -flto -mbulk-memory" emconfigure ./configure --static --prefix="$prefix" >&2
   emmake make -j"$JOBS" libz.a >&2
   emmake make install >&2
 )
@@ -78,7 +78,7 @@ libxml2_src="$(unpack libxml2 "$libxml2_version")"
 # HAVE_PTHREAD_H is cleared because libxml2 2.9.14's threads-off build still
 # reaches for xmlOnceInit when it sees pthread.h.
 emcmake cmake -S "$libxml2_src" -B "$work/libxml2" \
-  -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS="-O3" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS="-O3 -flto -mbulk-memory" \
   -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=OFF \
   -DLIBXML2_WITH_PYTHON=OFF -DLIBXML2_WITH_ICONV=OFF -DLIBXML2_WITH_ICU=OFF \
   -DLIBXML2_WITH_LZMA=OFF -DLIBXML2_WITH_ZLIB=OFF -DLIBXML2_WITH_HTTP=OFF \

@@ -135,6 +135,7 @@ Result<ProfileGroup> Import::Finish() {
   if (folder_) {
     stage_ = ImportStage::kParsing;
     RETURN_IF_ERROR(Fail(trace_bundle::ImportBundle(*folder_, builder_, options_)));
+    folder_.reset();  // the bundle's bytes are no longer needed while the profiles are built
     return Build();
   }
   if (bytes_read_ == 0) return Fail(Status(ErrorCode::kEmptyInput, "the input is empty"));
@@ -147,6 +148,7 @@ Result<ProfileGroup> Import::Finish() {
     RETURN_IF_ERROR(Fail(StartFormat()));
   }
   RETURN_IF_ERROR(Fail(importer_->Finish()));
+  importer_.reset();  // its parser and id tables are no longer needed while the profiles are built
   return Build();
 }
 

@@ -114,11 +114,27 @@ Status ProfileBuilder::AddSample(ThreadId thread_id, int64_t time, int64_t weigh
     return Status(ErrorCode::kLimitExceeded,
                   "more than " + std::to_string(max_samples_) + " samples (limits.maxSamples)");
   }
+  uint32_t stored_weight = static_cast<uint32_t>(weight);
+  if (weight >= kLargeWeight) {
+    if (large_weights_.size() >= kLargeWeight) {
+      return Status(ErrorCode::kLimitExceeded, "more than 2^31 samples weigh 2^31 or more");
+    }
+    stored_weight = kLargeWeight | static_cast<uint32_t>(large_weights_.size());
+    large_weights_.push_back(weight);
+  }
   Thread& thread = threads_[thread_id];
   if (!thread.samples.empty() && time < thread.samples.back().time) thread.sorted = false;
-  thread.samples.push_back(RawSample{time, weight, stack});
+  thread.samples.push_back(StoredSample{time, stack, stored_weight});
   ++total_samples_;
   return OkStatus();
+}
+
+std::vector<ProfileBuilder::RawSample> ProfileBuilder::raw_samples(ThreadId thread) const {
+  std::vector<RawSample> samples;
+  threads_[thread].samples.ForEach([this, &samples](const StoredSample& sample) {
+    samples.push_back(RawSample{sample.time, WeightOf(sample), sample.stack});
+  });
+  return samples;
 }
 
 void ProfileBuilder::AddWarning(std::string code, std::string message) {
@@ -137,29 +153,32 @@ Status ProfileBuilder::FillProfile(const Thread& thread, int64_t timeline_end,
   // starts at the run's start and is shared by every thread of the timeline.
   bool fill_gaps = timeline.unit == ValueUnit::kNanoseconds;
   size_t gaps = 0;
+  const PagedVector<StoredSample>& samples = thread.samples;
   if (fill_gaps) {  // a dry run of the loop below, to allocate exactly once
     int64_t end = 0;
-    for (const RawSample& sample : thread.samples) {
-      if (sample.time > end) ++gaps;
-      auto next = CheckedAdd(std::max(end, sample.time), sample.weight);
+    for (size_t i = 0; i < samples.size(); ++i) {
+      if (samples[i].time > end) ++gaps;
+      auto next = CheckedAdd(std::max(end, samples[i].time), WeightOf(samples[i]));
       if (!next) return overflow();
       end = *next;
     }
     if (timeline_end > end) ++gaps;
   }
-  profile->samples.reserve(thread.samples.size() + gaps);
-  profile->weights.reserve(thread.samples.size() + gaps);
+  profile->samples.reserve(samples.size() + gaps);
+  profile->weights.reserve(samples.size() + gaps);
   int64_t cursor = 0;
-  for (const RawSample& sample : thread.samples) {
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const StoredSample& sample = samples[i];
+    int64_t weight = WeightOf(sample);
     if (fill_gaps && sample.time > cursor) {
       profile->samples.push_back(kEmptyStack);
       profile->weights.push_back(sample.time - cursor);
       cursor = sample.time;
     }
     profile->samples.push_back(sample.stack);
-    profile->weights.push_back(sample.weight);
-    auto next = CheckedAdd(cursor, sample.weight);
-    auto total = CheckedAdd(profile->sample_weight, sample.weight);
+    profile->weights.push_back(weight);
+    auto next = CheckedAdd(cursor, weight);
+    auto total = CheckedAdd(profile->sample_weight, weight);
     if (!next || !total) return overflow();
     cursor = *next;
     profile->sample_weight = *total;
@@ -186,14 +205,20 @@ Result<ProfileGroup> ProfileBuilder::Build(std::string name, std::string exporte
 
   for (Thread& thread : threads_) {
     if (!thread.sorted) {
-      std::stable_sort(thread.samples.begin(), thread.samples.end(),
-                       [](const RawSample& a, const RawSample& b) { return a.time < b.time; });
+      std::vector<StoredSample> sorted;
+      sorted.reserve(thread.samples.size());
+      thread.samples.ForEach([&sorted](const StoredSample& sample) { sorted.push_back(sample); });
+      std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+        return a.time < b.time;
+      });
+      thread.samples.clear();
+      for (const StoredSample& sample : sorted) thread.samples.push_back(sample);
     }
-    for (const RawSample& sample : thread.samples) {
+    int64_t& end = timeline_end[thread.timeline];
+    thread.samples.ForEach([this, &end](const StoredSample& sample) {
       // AddSample checked that time + weight does not overflow.
-      timeline_end[thread.timeline] =
-          std::max(timeline_end[thread.timeline], sample.time + sample.weight);
-    }
+      end = std::max(end, sample.time + WeightOf(sample));
+    });
   }
 
   // Profiles are grouped by timeline, threads in the order they first appeared.
@@ -231,7 +256,7 @@ Result<ProfileGroup> ProfileBuilder::Build(std::string name, std::string exporte
     if (timelines_in_run(timeline.run) > 1) profile.name += " — " + timeline.table;
 
     RETURN_IF_ERROR(FillProfile(thread, timeline_end[thread.timeline], &profile));
-    thread.samples = {};  // release memory as we go
+    thread.samples.clear();  // release memory as we go
     group.profiles.push_back(std::move(profile));
   }
 

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/paged_vector.h"
 #include "base/status.h"
 #include "model/profile.h"
 
@@ -71,9 +72,7 @@ class ProfileBuilder {
   const Frame& frame(FrameId id) const { return frames_[id]; }
   const StackTable& stacks() const { return stacks_; }
   size_t thread_count() const { return threads_.size(); }
-  const std::vector<RawSample>& raw_samples(ThreadId thread) const {
-    return threads_[thread].samples;
-  }
+  std::vector<RawSample> raw_samples(ThreadId thread) const;
   uint64_t total_samples() const { return total_samples_; }
   const std::vector<TableSummary>& tables() const { return tables_; }
 
@@ -81,6 +80,19 @@ class ProfileBuilder {
   Result<ProfileGroup> Build(std::string name, std::string exporter) &&;
 
  private:
+  // A sample as stored until Build(): 16 bytes, for there may be millions.
+  // Weights that need more than 31 bits (rare) are kept in large_weights_.
+  struct StoredSample {
+    int64_t time;
+    StackId stack;
+    uint32_t weight;  // the weight, or kLargeWeight | its index in large_weights_
+  };
+  static constexpr uint32_t kLargeWeight = 0x80000000u;
+  int64_t WeightOf(const StoredSample& sample) const {
+    return sample.weight & kLargeWeight ? large_weights_[sample.weight & ~kLargeWeight]
+                                        : sample.weight;
+  }
+
   struct Timeline {
     uint32_t run;
     std::string table;
@@ -93,7 +105,7 @@ class ProfileBuilder {
     std::string process_name;
     int64_t pid;
     bool sorted = true;
-    std::vector<RawSample> samples;
+    PagedVector<StoredSample> samples;
   };
   struct ThreadKey {
     TimelineId timeline;
@@ -121,6 +133,7 @@ class ProfileBuilder {
   std::vector<TableSummary> tables_;
   std::vector<std::string> instruments_;
   std::vector<Warning> warnings_;
+  std::vector<int64_t> large_weights_;
   uint64_t total_samples_ = 0;
   uint64_t max_samples_;
   uint64_t max_stack_nodes_;

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "base/json.h"
@@ -40,6 +41,57 @@ class PieceWriter {
   bool ok_ = true;
 };
 
+// The text of sampled stacks ("3,7,12": frame ids, root first), each made
+// once: samples repeat a few thousand stacks millions of times. The texts
+// kept are bounded; beyond the bound, stacks are written out each time.
+class StackTexts {
+ public:
+  explicit StackTexts(const StackTable& stacks) : stacks_(stacks) {}
+
+  std::string_view Text(StackId stack) {
+    auto cached = spans_.find(stack);
+    if (cached != spans_.end()) {
+      return std::string_view(texts_).substr(cached->second.offset, cached->second.length);
+    }
+    size_t offset = texts_.size();
+    if (offset >= kMaxTextBytes) {
+      scratch_.clear();
+      Append(stack, &scratch_);
+      return scratch_;
+    }
+    Append(stack, &texts_);
+    spans_.emplace(stack, Span{static_cast<uint32_t>(offset),
+                               static_cast<uint32_t>(texts_.size() - offset)});
+    return std::string_view(texts_).substr(offset);
+  }
+
+ private:
+  static constexpr size_t kMaxTextBytes = 32 << 20;
+  struct Span {
+    uint32_t offset;
+    uint32_t length;
+  };
+
+  void Append(StackId stack, std::string* out) {
+    leaf_to_root_.clear();
+    for (; stack != kEmptyStack; stack = stacks_.parent[stack]) {
+      leaf_to_root_.push_back(stacks_.frame[stack]);
+    }
+    for (size_t f = leaf_to_root_.size(); f-- > 0;) {
+      char digits[12];
+      auto result = std::to_chars(digits, digits + sizeof(digits), leaf_to_root_[f]);
+      out->append(digits, result.ptr);
+      if (f) out->push_back(',');
+    }
+  }
+
+  const StackTable& stacks_;
+  std::unordered_map<StackId, Span> spans_;
+  std::string texts_;
+  std::string scratch_;
+  std::vector<FrameId> leaf_to_root_;
+};
+
 }  // namespace
 
 nlohmann::json FrameJson(const Frame& frame) {
@@ -67,7 +119,7 @@ bool WriteJson(const ProfileGroup& group, const JsonSink& sink) {
   }
   out.Append("\n]},\n\"profiles\":[");
 
-  std::vector<FrameId> leaf_to_root;
+  StackTexts stack_texts(group.stacks);
   for (size_t p = 0; p < group.profiles.size(); ++p) {
     const Profile& profile = group.profiles[p];
     nlohmann::json header = {{"type", kSampledProfileType},
@@ -81,16 +133,8 @@ bool WriteJson(const ProfileGroup& group, const JsonSink& sink) {
     out.Append(text);
     out.Append(",\n\"samples\":[");
     for (size_t i = 0; i < profile.samples.size(); ++i) {
-      leaf_to_root.clear();
-      for (StackId stack = profile.samples[i]; stack != kEmptyStack;
-           stack = group.stacks.parent[stack]) {
-        leaf_to_root.push_back(group.stacks.frame[stack]);
-      }
       out.Append(i ? ",[" : "[");
-      for (size_t f = leaf_to_root.size(); f-- > 0;) {
-        out.AppendNumber(leaf_to_root[f]);
-        if (f) out.Append(',');
-      }
+      if (profile.samples[i] != kEmptyStack) out.Append(stack_texts.Text(profile.samples[i]));
       out.Append(']');
       if (!out.FlushIfFull()) return false;
     }

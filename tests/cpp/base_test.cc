@@ -3,6 +3,7 @@
 #include "base/byte_reader.h"
 #include "base/checked_math.h"
 #include "base/demangle.h"
+#include "base/paged_vector.h"
 #include "base/status.h"
 
 namespace instrumentscope {
@@ -84,6 +85,28 @@ TEST_CASE("Checked arithmetic catches overflow") {
   CHECK_FALSE(CheckedAdd<uint32_t>(UINT32_MAX, 1));
   CHECK(*CheckedMul<uint64_t>(1ull << 31, 2) == 1ull << 32);
   CHECK_FALSE(CheckedMul<uint64_t>(1ull << 32, 1ull << 32));
+}
+
+TEST_CASE("PagedVector keeps elements across pages and releases them on clear") {
+  PagedVector<uint32_t, 4> values;
+  for (uint32_t i = 0; i < 10; ++i) values.push_back(i * i);
+  REQUIRE(values.size() == 10);
+  CHECK(values[0] == 0);
+  CHECK(values[4] == 16);
+  CHECK(values.back() == 81);
+  values.GrowTo(13);
+  CHECK(values.size() == 13);
+  CHECK(values[12] == 0);
+  values[12] = 7;
+  std::vector<uint32_t> seen;
+  values.ForEach([&seen](uint32_t value) { seen.push_back(value); });
+  CHECK(seen == std::vector<uint32_t>{0, 1, 4, 9, 16, 25, 36, 49, 64, 81, 0, 0, 7});
+  values.GrowTo(2);  // never shrinks
+  CHECK(values.size() == 13);
+  values.clear();
+  CHECK(values.empty());
+  values.push_back(5);
+  CHECK(values[0] == 5);
 }
 
 TEST_CASE("Itanium names demangle as Apple's tools print them") {

@@ -117,6 +117,44 @@ TEST_CASE("Count-weighted timelines have no gaps") {
   CHECK(group->profiles[0].unit == ValueUnit::kNone);
 }
 
+TEST_CASE("Weights of 2^31 and more survive storage, in and out of order") {
+  Fixture f;
+  auto timeline = f.builder.AddTimeline(1, "cpu-profile", ValueUnit::kNone);
+  auto thread = f.builder.InternThread(timeline, {"T 0x1", 1, "p", 7});
+  StackId stack = f.Stack({"x"});
+  constexpr int64_t kHuge = int64_t{1} << 40;
+  REQUIRE(f.builder.AddSample(thread, 20, kHuge, stack).ok());
+  REQUIRE(f.builder.AddSample(thread, 10, 0x7FFFFFFF, stack).ok());  // the largest kept inline
+  REQUIRE(f.builder.AddSample(thread, 30, 0x80000000, stack).ok());
+  REQUIRE(f.builder.AddSample(thread, 40, 1, stack).ok());
+  auto group = std::move(f.builder).Build("", "");
+  REQUIRE(group.ok());
+  CHECK(group->profiles[0].weights == std::vector<int64_t>{0x7FFFFFFF, kHuge, 0x80000000, 1});
+  CHECK(group->profiles[0].sample_weight == 0x7FFFFFFF + kHuge + 0x80000000 + 1);
+}
+
+TEST_CASE("A thread of many samples keeps them all, in order") {
+  Fixture f;
+  auto timeline = f.builder.AddTimeline(1, "time-profile", ValueUnit::kNanoseconds);
+  auto thread = f.builder.InternThread(timeline, {"T 0x1", 1, "p", 7});
+  StackId stack = f.Stack({"x"});
+  constexpr int64_t kSamples = 100000;  // several storage pages
+  auto weight = [](int64_t i) { return 1 + i % 5; };
+  for (int64_t i = kSamples - 1; i >= 0; --i) {  // all out of order
+    REQUIRE(f.builder.AddSample(thread, i * 10, weight(i), stack).ok());
+  }
+  auto group = std::move(f.builder).Build("", "");
+  REQUIRE(group.ok());
+  const Profile& profile = group->profiles[0];
+  REQUIRE(profile.weights.size() == 2 * kSamples - 1);  // a gap before every sample but the first
+  for (int64_t i = 0; i < kSamples; ++i) {
+    REQUIRE(profile.weights[2 * i] == weight(i));
+    if (i > 0) REQUIRE(profile.weights[2 * i - 1] == 10 - weight(i - 1));
+  }
+  CHECK(profile.sample_count == kSamples);
+  CHECK(profile.end_value == (kSamples - 1) * 10 + weight(kSamples - 1));
+}
+
 TEST_CASE("Names carry the run and table only when they are needed to tell profiles apart") {
   Fixture f;
   auto run1 = f.builder.AddTimeline(1, "time-profile", ValueUnit::kNanoseconds);

@@ -3,7 +3,7 @@
 // Converts an Instruments recording (a .trace folder or zip, or an xctrace
 // export) to a speedscope file, running the same WebAssembly core as the browser.
 
-import { closeSync, createReadStream, fstatSync, openAsBlob, openSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openAsBlob, openSync, unlinkSync, writeSync } from 'node:fs';
 import { open, readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -126,6 +126,22 @@ async function folderFiles(folder) {
   return files;
 }
 
+// A file's bytes a chunk at a time, read into one reused buffer: the core has
+// copied each chunk before it asks for the next.
+async function* fileChunks(path) {
+  const file = await open(path, 'r');
+  try {
+    const buffer = new Uint8Array(4 << 20);
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) return;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await file.close();
+  }
+}
+
 async function writeText(text, path) {
   if (!path) {
     process.stdout.write(text);
@@ -204,9 +220,7 @@ async function main() {
   const output = values.list ? null : jsonWriter(values.output);
   let summary;
   try {
-    const input = info.isDirectory()
-      ? await folderFiles(inputPath)
-      : createReadStream(inputPath, { highWaterMark: 4 << 20 });
+    const input = info.isDirectory() ? await folderFiles(inputPath) : fileChunks(inputPath);
     const options = { run, onProgress: progressPrinter(info.isDirectory() ? undefined : info.size) };
     const name = basename(inputPath.replace(/\/+$/, ''));
     const result = await importHere(input, options, name, { write: output?.write ?? null });

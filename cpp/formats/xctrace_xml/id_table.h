@@ -1,13 +1,14 @@
 // The values behind xctrace's id/ref deduplication: the first occurrence of an
 // element carries id="N", later ones are <x ref="N"/>. Ids are scoped to one
-// <node>. xctrace numbers them 1, 2, 3…, so a vector holds them; ids far out of
-// that pattern go to a hash map instead of growing the vector.
+// <node>. xctrace numbers them 1, 2, 3…, so a paged array holds them; ids far
+// out of that pattern go to a hash map instead of growing the array.
 #ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_ID_TABLE_H_
 #define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_ID_TABLE_H_
 
 #include <cstdint>
 #include <unordered_map>
-#include <vector>
+
+#include "base/paged_vector.h"
 
 namespace instrumentscope::xctrace_xml {
 
@@ -41,11 +42,12 @@ class IdTable {
   // A kUndefined value when `id` was never defined.
   Value Find(uint64_t id) const;
   uint64_t size() const { return size_; }
+  // Forgets every id and releases the memory.
   void Clear();
 
  private:
   static constexpr uint64_t kMinDenseSpan = 1 << 20;
-  std::vector<Value> dense_;
+  PagedVector<Value> dense_;
   std::unordered_map<uint64_t, Value> sparse_;
   uint64_t size_ = 0;
 };
