@@ -58,6 +58,19 @@ class PagedVector {
     }
   }
 
+  // Calls visit(const T* data, size_t count) for each page, in order.
+  template <typename Visit>
+  void ForEachPage(Visit visit) const {
+    for (const std::vector<T>& page : pages_) visit(page.data(), page.size());
+  }
+
+  std::vector<T> ToVector() const {
+    std::vector<T> values;
+    values.reserve(size_);
+    for (const std::vector<T>& page : pages_) values.insert(values.end(), page.begin(), page.end());
+    return values;
+  }
+
  private:
   std::vector<std::vector<T>> pages_;
   size_t size_ = 0;

@@ -51,6 +51,21 @@ val TypedArrayCopy(const char* type, const std::vector<T>& values) {
   return val::global(type).new_(emscripten::typed_memory_view(values.size(), values.data()));
 }
 
+// A copy of paged values, one page at a time, converted to `Element`: JS numbers
+// hold 64-bit weights exactly up to 2^53.
+template <typename Element, typename T>
+val TypedArrayCopy(const char* type, const PagedVector<T>& values) {
+  val array = val::global(type).new_(values.size());
+  std::vector<Element> converted;
+  size_t offset = 0;
+  values.ForEachPage([&](const T* data, size_t count) {
+    converted.assign(data, data + count);
+    array.call<void>("set", val(emscripten::typed_memory_view(count, converted.data())), offset);
+    offset += count;
+  });
+  return array;
+}
+
 Status ReadOptions(const std::string& text, ImportOptions* options) {
   nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!json.is_object()) return Status(ErrorCode::kInvalidArgument, "options are not an object");
@@ -167,14 +182,11 @@ val FinishImport(int session) {
   result.set("stackFrames", TypedArrayCopy("Uint32Array", group->stacks.frame));
   val samples = val::array();
   val weights = val::array();
-  std::vector<double> scratch;
   for (Profile& profile : group->profiles) {
-    samples.call<void>("push", TypedArrayCopy("Uint32Array", profile.samples));
-    // Weights are integers; JS numbers hold them exactly up to 2^53.
-    scratch.assign(profile.weights.begin(), profile.weights.end());
-    weights.call<void>("push", TypedArrayCopy("Float64Array", scratch));
-    profile.samples = {};
-    profile.weights = {};
+    samples.call<void>("push", TypedArrayCopy<uint32_t>("Uint32Array", profile.samples));
+    weights.call<void>("push", TypedArrayCopy<double>("Float64Array", profile.weights));
+    profile.samples.clear();
+    profile.weights.clear();
   }
   result.set("samples", samples);
   result.set("weights", weights);

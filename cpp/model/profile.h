@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "base/paged_vector.h"
+
 namespace instrumentscope {
 
 using FrameId = uint32_t;
@@ -38,8 +40,9 @@ struct Profile {
   ValueUnit unit = ValueUnit::kNanoseconds;
   int64_t start_value = 0;
   int64_t end_value = 0;
-  std::vector<StackId> samples;  // time order; gaps are kEmptyStack
-  std::vector<int64_t> weights;  // same length as samples
+  // Paged: a long recording's samples never need one contiguous block.
+  PagedVector<StackId> samples;  // time order; gaps are kEmptyStack
+  PagedVector<int64_t> weights;  // same length as samples
 
   // Where the samples came from, for listings and pickers.
   std::string thread_name;  // "Main Thread 0x9db2dc"

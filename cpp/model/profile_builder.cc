@@ -152,20 +152,7 @@ Status ProfileBuilder::FillProfile(const Thread& thread, int64_t timeline_end,
   // time-ordered view shows each sample where it happened, on an axis that
   // starts at the run's start and is shared by every thread of the timeline.
   bool fill_gaps = timeline.unit == ValueUnit::kNanoseconds;
-  size_t gaps = 0;
   const PagedVector<StoredSample>& samples = thread.samples;
-  if (fill_gaps) {  // a dry run of the loop below, to allocate exactly once
-    int64_t end = 0;
-    for (size_t i = 0; i < samples.size(); ++i) {
-      if (samples[i].time > end) ++gaps;
-      auto next = CheckedAdd(std::max(end, samples[i].time), WeightOf(samples[i]));
-      if (!next) return overflow();
-      end = *next;
-    }
-    if (timeline_end > end) ++gaps;
-  }
-  profile->samples.reserve(samples.size() + gaps);
-  profile->weights.reserve(samples.size() + gaps);
   int64_t cursor = 0;
   for (size_t i = 0; i < samples.size(); ++i) {
     const StoredSample& sample = samples[i];

@@ -83,7 +83,7 @@ TEST_CASE("speedscope's import of the 8.3.3, 9.3.1 and 10.0 bundles is reproduce
       // weighs nothing and is missing from its dump.
       std::vector<std::string> actual;
       bool first = true;
-      for (StackId stack : busiest.samples) {
+      for (StackId stack : busiest.samples.ToVector()) {
         if (stack == kEmptyStack) continue;
         if (first) {
           first = false;

@@ -72,7 +72,7 @@ TEST_CASE("Samples are put in time order, with gaps as empty samples on a shared
   const Profile& first = group->profiles[0];
   CHECK(first.name == "Main Thread 0x1 — app (pid 42)");
   // Leading gap 0..10, three samples, trailing gap to the timeline's end (110).
-  CHECK(first.weights == std::vector<int64_t>{10, 10, 10, 10, 70});
+  CHECK(first.weights.ToVector() == std::vector<int64_t>{10, 10, 10, 10, 70});
   CHECK(first.samples[0] == kEmptyStack);
   CHECK(StackText(*group, first.samples[1]) == "main;work");
   CHECK(StackText(*group, first.samples[3]) == "main;wait");
@@ -82,7 +82,7 @@ TEST_CASE("Samples are put in time order, with gaps as empty samples on a shared
   CHECK(first.sample_count == 3);
   CHECK(first.sample_weight == 30);
   const Profile& second = group->profiles[1];
-  CHECK(second.weights == std::vector<int64_t>{100, 10});
+  CHECK(second.weights.ToVector() == std::vector<int64_t>{100, 10});
   CHECK(second.end_value == 110);
   CHECK(group->active_profile_index == 0);  // most samples
 }
@@ -98,7 +98,7 @@ TEST_CASE("Overlapping samples keep their weights and push the cursor") {
   auto group = std::move(f.builder).Build("", "");
   REQUIRE(group.ok());
   const Profile& profile = group->profiles[0];
-  CHECK(profile.weights == std::vector<int64_t>{10, 10, 10, 10});  // gap 20..30
+  CHECK(profile.weights.ToVector() == std::vector<int64_t>{10, 10, 10, 10});  // gap 20..30
   CHECK(profile.end_value == 40);
   CHECK(profile.name == "T 0x1");
 }
@@ -112,7 +112,7 @@ TEST_CASE("Count-weighted timelines have no gaps") {
   REQUIRE(f.builder.AddSample(thread, 5000, 200, stack).ok());
   auto group = std::move(f.builder).Build("", "");
   REQUIRE(group.ok());
-  CHECK(group->profiles[0].weights == std::vector<int64_t>{300, 200});
+  CHECK(group->profiles[0].weights.ToVector() == std::vector<int64_t>{300, 200});
   CHECK(group->profiles[0].end_value == 500);
   CHECK(group->profiles[0].unit == ValueUnit::kNone);
 }
@@ -129,7 +129,7 @@ TEST_CASE("Weights of 2^31 and more survive storage, in and out of order") {
   REQUIRE(f.builder.AddSample(thread, 40, 1, stack).ok());
   auto group = std::move(f.builder).Build("", "");
   REQUIRE(group.ok());
-  CHECK(group->profiles[0].weights == std::vector<int64_t>{0x7FFFFFFF, kHuge, 0x80000000, 1});
+  CHECK(group->profiles[0].weights.ToVector() == std::vector<int64_t>{0x7FFFFFFF, kHuge, 0x80000000, 1});
   CHECK(group->profiles[0].sample_weight == 0x7FFFFFFF + kHuge + 0x80000000 + 1);
 }
 

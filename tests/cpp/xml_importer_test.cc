@@ -73,7 +73,7 @@ TEST_CASE("A time-profile export becomes one profile per thread") {
   const Profile& profile = group->profiles[0];
   CHECK(profile.name == "Main Thread 0x10 — app (pid 7)");
   CHECK(profile.unit == ValueUnit::kNanoseconds);
-  CHECK(profile.weights == std::vector<int64_t>{1000000, 1000000, 1000000, 2000000, 1000000});
+  CHECK(profile.weights.ToVector() == std::vector<int64_t>{1000000, 1000000, 1000000, 2000000, 1000000});
   CHECK(profile.samples[0] == kEmptyStack);
   CHECK(StackText(*group, profile.samples[1]) == "main;work");
   CHECK(profile.samples[2] == profile.samples[1]);
@@ -156,7 +156,7 @@ TEST_CASE("Elements named like schema parts inside rows are only cells") {
   INFO(group.status().ToString());
   REQUIRE(group.ok());
   CHECK(group->profiles[0].name == "T 0x1");
-  CHECK(group->profiles[0].weights == std::vector<int64_t>{5});
+  CHECK(group->profiles[0].weights.ToVector() == std::vector<int64_t>{5});
 }
 
 TEST_CASE("Escaped characters in names arrive decoded") {
@@ -220,7 +220,7 @@ TEST_CASE("time-sample: kernel frames above user frames, one count per row") {
   REQUIRE(group.ok());
   const Profile& profile = group->profiles[0];
   CHECK(profile.unit == ValueUnit::kNone);
-  CHECK(profile.weights == std::vector<int64_t>{1, 1});
+  CHECK(profile.weights.ToVector() == std::vector<int64_t>{1, 1});
   CHECK(StackText(*group, profile.samples[0]) == "0x30;0x20;0x10;0x1000;0xfff");
   CHECK(StackText(*group, profile.samples[1]) == "0x30;0x20;0x10");
   CHECK(profile.name == "T 0x5 — p (pid 3)");
@@ -244,14 +244,14 @@ TEST_CASE("counters-profile: the weight cell's element decides the unit") {
   auto events = ImportText(Export(Node(1, schema, rows("<pmc-event>1000000</pmc-event>"))));
   REQUIRE(events.ok());
   CHECK(events->profiles[0].unit == ValueUnit::kNone);
-  CHECK(events->profiles[0].weights == std::vector<int64_t>{1000000});
+  CHECK(events->profiles[0].weights.ToVector() == std::vector<int64_t>{1000000});
   REQUIRE(events->warnings.size() == 1);
   CHECK(events->warnings[0].code == "ROWS_WITHOUT_WEIGHT");
 
   auto time = ImportText(Export(Node(1, schema, rows("<weight>50</weight>"))));
   REQUIRE(time.ok());
   CHECK(time->profiles[0].unit == ValueUnit::kNanoseconds);
-  CHECK(time->profiles[0].weights == std::vector<int64_t>{100, 50});
+  CHECK(time->profiles[0].weights.ToVector() == std::vector<int64_t>{100, 50});
 }
 
 Status ImportError(const std::string& xml) {

@@ -9,6 +9,7 @@ import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { importHere } from './core.js';
+import { CHUNK_BYTES } from './input.js';
 import { ImportError } from './node.js';
 
 const USAGE = `usage: instrumentscope INPUT [-o OUT.json] [--run N]
@@ -131,7 +132,7 @@ async function folderFiles(folder) {
 async function* fileChunks(path) {
   const file = await open(path, 'r');
   try {
-    const buffer = new Uint8Array(4 << 20);
+    const buffer = new Uint8Array(CHUNK_BYTES);
     for (;;) {
       const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
       if (bytesRead === 0) return;

@@ -3,8 +3,9 @@
 
 import { abortError } from './errors.js';
 
-/** Bytes handed to the core per call: bounded, so progress and abort stay responsive. */
-export const CHUNK_BYTES = 4 << 20;
+/** Bytes handed to the core per call: small, so progress and abort stay responsive and the
+ * core's input buffer stays small. */
+export const CHUNK_BYTES = 1 << 20;
 
 /**
  * A folder's files: [{path, data}], with data a Uint8Array, ArrayBuffer or

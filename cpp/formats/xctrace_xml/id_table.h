@@ -28,12 +28,18 @@ enum class ValueClass : uint8_t {
 
 const char* ValueClassName(ValueClass value_class);
 
+// 12 bytes: a long export defines an id for nearly every row.
+#pragma pack(push, 4)
 struct Value {
   ValueClass value_class = ValueClass::kUndefined;
   uint16_t element = 0;  // the importer's number for the defining element's name
-  uint32_t index = 0;    // into the importer's table for that class
-  int64_t number = 0;    // for kNumber
+  union {
+    uint32_t index = 0;  // into the importer's table for the class
+    int64_t number;      // for kNumber
+  };
 };
+#pragma pack(pop)
+static_assert(sizeof(Value) == 12, "Value is stored once per id");
 
 class IdTable {
  public:

@@ -355,8 +355,9 @@ Status XmlImporter::CreateParser(ByteSpan first_bytes) {
 }
 
 Status XmlImporter::ParseChunk(ByteSpan bytes, bool terminate) {
-  // xmlParseChunk takes an int length.
-  static constexpr size_t kMaxPiece = 64 << 20;
+  // libxml2 copies each piece into its own input buffer before parsing it:
+  // small pieces keep that buffer small, whatever the size of our chunks.
+  static constexpr size_t kMaxPiece = 256 << 10;
   do {
     size_t piece = std::min(bytes.size(), kMaxPiece);
     bool last = terminate && piece == bytes.size();
