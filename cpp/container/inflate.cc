@@ -3,16 +3,16 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include "base/byte_reader.h"
-#include "base/checked_math.h"
 
 namespace instrumentscope {
 namespace {
 
 constexpr uint8_t kZlibMethodDeflate32K = 0x78;
-constexpr size_t kInitialOutput = 64 * 1024;
+constexpr size_t kPieceBytes = 256 * 1024;
 // zlib counts bytes in a uInt, 32 bits even where size_t has 64.
 constexpr size_t kMaxZlibChunk = size_t{1} << 30;
 
@@ -44,33 +44,27 @@ Result<std::vector<uint8_t>> Inflate(ByteSpan compressed, InflateFormat format, 
   }
   InflateEnder ender{&stream};
 
-  // Room for one byte past max_output tells "exactly max_output" from "more".
-  uint64_t capacity_limit = CheckedAdd<uint64_t>(max_output, 1).value_or(max_output);
-  std::vector<uint8_t> output;
+  // The output goes into pieces, joined once at the end: growing one vector
+  // would zero-fill and copy it again at every doubling.
+  std::vector<std::unique_ptr<uint8_t[]>> pieces;
   size_t consumed = 0;
-  size_t produced = 0;
+  uint64_t produced = 0;
+  size_t piece_used = kPieceBytes;  // the last piece is full: start a new one
   for (;;) {
-    if (produced == output.size()) {
-      // Grow by doubling: the declared size of untrusted input is no promise.
-      uint64_t grown = std::min<uint64_t>(
-          capacity_limit, std::max<uint64_t>(kInitialOutput, uint64_t{output.size()} * 2));
-      if (grown > output.max_size()) {
-        return Status(ErrorCode::kLimitExceeded, "the inflated data does not fit in memory (" +
-                                                     std::to_string(grown) + " bytes)")
-            .WithOffset(base_offset + consumed);
-      }
-      output.reserve(static_cast<size_t>(grown));  // exactly: resize may take twice as much
-      output.resize(static_cast<size_t>(grown));
+    if (piece_used == kPieceBytes) {
+      pieces.emplace_back(new uint8_t[kPieceBytes]);  // uninitialized: inflate fills it
+      piece_used = 0;
     }
     size_t input_chunk = std::min(compressed.size() - consumed, kMaxZlibChunk);
-    size_t output_chunk = std::min(output.size() - produced, kMaxZlibChunk);
     stream.next_in = const_cast<Bytef*>(compressed.data() + consumed);
     stream.avail_in = static_cast<uInt>(input_chunk);
-    stream.next_out = output.data() + produced;
-    stream.avail_out = static_cast<uInt>(output_chunk);
+    stream.next_out = pieces.back().get() + piece_used;
+    stream.avail_out = static_cast<uInt>(kPieceBytes - piece_used);
     int result = inflate(&stream, Z_NO_FLUSH);
     consumed += input_chunk - stream.avail_in;
-    produced += output_chunk - stream.avail_out;
+    size_t written = kPieceBytes - piece_used - stream.avail_out;
+    piece_used += written;
+    produced += written;
     uint64_t offset = base_offset + consumed;
 
     if (produced > max_output) {
@@ -97,7 +91,18 @@ Result<std::vector<uint8_t>> Inflate(ByteSpan compressed, InflateFormat format, 
           .WithOffset(offset);
     }
   }
-  output.resize(produced);
+  if (produced > std::vector<uint8_t>().max_size()) {
+    return Status(ErrorCode::kLimitExceeded, "the inflated data does not fit in memory (" +
+                                                 std::to_string(produced) + " bytes)")
+        .WithOffset(base_offset + consumed);
+  }
+  std::vector<uint8_t> output;
+  output.reserve(static_cast<size_t>(produced));
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    size_t used = i + 1 < pieces.size() ? kPieceBytes : piece_used;
+    output.insert(output.end(), pieces[i].get(), pieces[i].get() + used);
+    pieces[i].reset();
+  }
   return output;
 }
 

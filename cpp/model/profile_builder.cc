@@ -46,18 +46,18 @@ FrameId ProfileBuilder::InternFrame(const FrameDesc& desc) {
 }
 
 StackId ProfileBuilder::InternStack(StackId parent, FrameId frame) {
-  if (stacks_.size() >= max_stack_nodes_) {
+  // Stack ids stay below kEmptyStack, which IntegerMap reserves too.
+  if (stacks_.size() >= std::min<uint64_t>(max_stack_nodes_, kEmptyStack - 1)) {
     stack_limit_reached_ = true;
     return parent;
   }
   uint64_t key = (static_cast<uint64_t>(parent) << 32) | frame;
-  auto [entry, inserted] =
-      stack_index_.try_emplace(key, static_cast<StackId>(stacks_.frame.size()));
+  auto [stack, inserted] = stack_index_.Insert(key, static_cast<StackId>(stacks_.size()));
   if (inserted) {
     stacks_.parent.push_back(parent);
     stacks_.frame.push_back(frame);
   }
-  return entry->second;
+  return stack;
 }
 
 StackId ProfileBuilder::InternFrames(StackId base, const std::vector<FrameId>& leaf_to_root) {

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/integer_map.h"
 #include "base/paged_vector.h"
 #include "base/status.h"
 #include "model/profile.h"
@@ -126,7 +127,7 @@ class ProfileBuilder {
   std::unordered_map<std::string, FrameId> frame_index_;
   std::string frame_key_;  // scratch, to avoid an allocation per lookup
   StackTable stacks_;
-  std::unordered_map<uint64_t, StackId> stack_index_;
+  IntegerMap stack_index_;  // parent << 32 | frame → stack
   std::vector<Timeline> timelines_;
   std::vector<Thread> threads_;
   std::unordered_map<ThreadKey, ThreadId, ThreadKeyHash> thread_index_;

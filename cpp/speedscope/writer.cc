@@ -1,10 +1,13 @@
 #include "speedscope/writer.h"
 
 #include <charconv>
+#include <cstring>
+#include <memory>
+#include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "base/integer_map.h"
 #include "base/json.h"
 #include "speedscope/file_format.h"
 
@@ -15,80 +18,114 @@ namespace {
 // Once the sink says stop, everything else is dropped.
 class PieceWriter {
  public:
-  explicit PieceWriter(const JsonSink& sink) : sink_(sink) {
-    buffer_.reserve(kJsonPieceBytes + kJsonPieceBytes / 8);
-  }
+  explicit PieceWriter(const JsonSink& sink)
+      : sink_(sink), buffer_(new char[kJsonPieceBytes]) {}
 
-  void Append(std::string_view text) { buffer_.append(text); }
-  void Append(char c) { buffer_.push_back(c); }
+  void Append(std::string_view text) {
+    if (text.size() > kJsonPieceBytes - used_) {
+      Flush();
+      if (text.size() > kJsonPieceBytes) {  // a huge frame name: handed over whole
+        ok_ = ok_ && sink_(text);
+        return;
+      }
+    }
+    std::memcpy(buffer_.get() + used_, text.data(), text.size());
+    used_ += text.size();
+  }
+  void Append(char c) {
+    if (used_ == kJsonPieceBytes) Flush();
+    buffer_[used_++] = c;
+  }
   template <typename Integer>
   void AppendNumber(Integer value) {
-    char digits[24];
-    auto result = std::to_chars(digits, digits + sizeof(digits), value);
-    buffer_.append(digits, result.ptr);
+    if (kJsonPieceBytes - used_ < kMaxDigits) Flush();
+    char* end = std::to_chars(buffer_.get() + used_, buffer_.get() + kJsonPieceBytes, value).ptr;
+    used_ = static_cast<size_t>(end - buffer_.get());
   }
-  // Returns false once the sink has stopped the writer.
-  bool FlushIfFull() { return buffer_.size() < kJsonPieceBytes ? ok_ : Flush(); }
+  bool ok() const { return ok_; }
   bool Flush() {
-    if (ok_ && !buffer_.empty()) ok_ = sink_(buffer_);
-    buffer_.clear();
+    if (ok_ && used_ > 0) ok_ = sink_(std::string_view(buffer_.get(), used_));
+    used_ = 0;
     return ok_;
   }
 
  private:
+  static constexpr size_t kMaxDigits = 20;  // of a 64-bit integer with its sign
   const JsonSink& sink_;
-  std::string buffer_;
+  std::unique_ptr<char[]> buffer_;
+  size_t used_ = 0;
   bool ok_ = true;
 };
 
-// The text of sampled stacks ("3,7,12": frame ids, root first), each made
-// once: samples repeat a few thousand stacks millions of times. The texts
-// kept are bounded; beyond the bound, stacks are written out each time.
-class StackTexts {
+// Writes sampled stacks as their frame ids, root first ("3,7,12"). Samples
+// repeat a few thousand stacks millions of times, so the text of each is
+// kept once made, up to a bound; beyond it stacks are written out each time.
+class StackWriter {
  public:
-  explicit StackTexts(const StackTable& stacks) : stacks_(stacks) {}
+  explicit StackWriter(const StackTable& stacks) : stacks_(stacks) {}
 
-  std::string_view Text(StackId stack) {
-    auto cached = spans_.find(stack);
-    if (cached != spans_.end()) {
-      return std::string_view(texts_).substr(cached->second.offset, cached->second.length);
+  void Write(StackId stack, PieceWriter& out) {
+    uint32_t known = spans_.Find(stack);
+    if (known != IntegerMap::kNoValue) {
+      out.Append(TextOf(spans_list_[known]));
+      return;
     }
-    size_t offset = texts_.size();
-    if (offset >= kMaxTextBytes) {
-      scratch_.clear();
-      Append(stack, &scratch_);
-      return scratch_;
+    leaf_to_root_.clear();
+    for (StackId node = stack; node != kEmptyStack; node = stacks_.parent[node]) {
+      leaf_to_root_.push_back(stacks_.frame[node]);
     }
-    Append(stack, &texts_);
-    spans_.emplace(stack, Span{static_cast<uint32_t>(offset),
-                               static_cast<uint32_t>(texts_.size() - offset)});
-    return std::string_view(texts_).substr(offset);
+    std::optional<Span> kept = Keep();
+    if (!kept) {
+      for (size_t f = leaf_to_root_.size(); f-- > 0;) {
+        out.AppendNumber(leaf_to_root_[f]);
+        if (f) out.Append(',');
+      }
+      return;
+    }
+    spans_.Insert(stack, static_cast<uint32_t>(spans_list_.size()));
+    spans_list_.push_back(*kept);
+    out.Append(TextOf(*kept));
   }
 
  private:
-  static constexpr size_t kMaxTextBytes = 32 << 20;
+  static constexpr size_t kBlockBytes = 1 << 20;
+  static constexpr size_t kMaxBlocks = 16;
   struct Span {
+    uint32_t block;
     uint32_t offset;
     uint32_t length;
   };
 
-  void Append(StackId stack, std::string* out) {
-    leaf_to_root_.clear();
-    for (; stack != kEmptyStack; stack = stacks_.parent[stack]) {
-      leaf_to_root_.push_back(stacks_.frame[stack]);
+  std::string_view TextOf(const Span& span) const {
+    return std::string_view(blocks_[span.block].get() + span.offset, span.length);
+  }
+
+  // Formats leaf_to_root_ into the kept texts; nullopt once they are full.
+  std::optional<Span> Keep() {
+    size_t longest = leaf_to_root_.size() * 11;  // ten digits and a comma per frame
+    if (longest > kBlockBytes) return std::nullopt;
+    if (blocks_.empty() || kBlockBytes - block_used_ < longest) {
+      if (blocks_.size() == kMaxBlocks) return std::nullopt;
+      blocks_.emplace_back(new char[kBlockBytes]);
+      block_used_ = 0;
     }
+    char* start = blocks_.back().get() + block_used_;
+    char* end = start;
     for (size_t f = leaf_to_root_.size(); f-- > 0;) {
-      char digits[12];
-      auto result = std::to_chars(digits, digits + sizeof(digits), leaf_to_root_[f]);
-      out->append(digits, result.ptr);
-      if (f) out->push_back(',');
+      end = std::to_chars(end, start + longest, leaf_to_root_[f]).ptr;
+      if (f) *end++ = ',';
     }
+    Span span{static_cast<uint32_t>(blocks_.size() - 1), static_cast<uint32_t>(block_used_),
+              static_cast<uint32_t>(end - start)};
+    block_used_ += span.length;
+    return span;
   }
 
   const StackTable& stacks_;
-  std::unordered_map<StackId, Span> spans_;
-  std::string texts_;
-  std::string scratch_;
+  IntegerMap spans_;  // stack → index in spans_list_
+  std::vector<Span> spans_list_;
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  size_t block_used_ = 0;
   std::vector<FrameId> leaf_to_root_;
 };
 
@@ -115,11 +152,11 @@ bool WriteJson(const ProfileGroup& group, const JsonSink& sink) {
   for (size_t i = 0; i < group.frames.size(); ++i) {
     out.Append(i ? ",\n" : "\n");
     out.Append(DumpJson(FrameJson(group.frames[i])));
-    if (!out.FlushIfFull()) return false;
+    if (!out.ok()) return false;
   }
   out.Append("\n]},\n\"profiles\":[");
 
-  StackTexts stack_texts(group.stacks);
+  StackWriter stack_writer(group.stacks);
   for (size_t p = 0; p < group.profiles.size(); ++p) {
     const Profile& profile = group.profiles[p];
     nlohmann::json header = {{"type", kSampledProfileType},
@@ -134,15 +171,15 @@ bool WriteJson(const ProfileGroup& group, const JsonSink& sink) {
     out.Append(",\n\"samples\":[");
     for (size_t i = 0; i < profile.samples.size(); ++i) {
       out.Append(i ? ",[" : "[");
-      if (profile.samples[i] != kEmptyStack) out.Append(stack_texts.Text(profile.samples[i]));
+      if (profile.samples[i] != kEmptyStack) stack_writer.Write(profile.samples[i], out);
       out.Append(']');
-      if (!out.FlushIfFull()) return false;
+      if (!out.ok()) return false;
     }
     out.Append("],\n\"weights\":[");
     for (size_t i = 0; i < profile.weights.size(); ++i) {
       if (i) out.Append(',');
       out.AppendNumber(profile.weights[i]);
-      if (!out.FlushIfFull()) return false;
+      if (!out.ok()) return false;
     }
     out.Append("]}");
   }

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "base/byte_reader.h"
+#include "base/integer_map.h"
 #include "base/text.h"
 #include "container/inflate.h"
 #include "container/keyed_archive.h"
@@ -139,6 +140,13 @@ class BundleReader {
   Status Import();
 
  private:
+  static constexpr int64_t kNoPid = INT64_MIN;
+  // A process's frames by address: leaves apart from callers, which are
+  // looked up inside their call.
+  struct ProcessFrames {
+    IntegerMap leaves;
+    IntegerMap callers;
+  };
   struct RunState {
     std::string folder;  // "corespace/run1/"
     std::optional<Uniquer> uniquer;
@@ -148,6 +156,9 @@ class BundleReader {
     std::map<std::tuple<ProfileBuilder::TimelineId, uint64_t, uint64_t>, ProfileBuilder::ThreadId>
         threads;
     std::unordered_map<uint64_t, StackId> stacks;  // stack ref → stack
+    // pid (kNoPid: no symbols) → its frames: unsymbolicated stacks repeat
+    // addresses in hundreds of thousands of distinct stacks.
+    std::unordered_map<int64_t, ProcessFrames> frames;
   };
   std::map<ImageUuid, std::optional<SymbolArchive>> archives_;  // unreadable ones: nullopt
   struct Store {
@@ -174,6 +185,10 @@ class BundleReader {
                                           uint64_t thread_ref_step, uint64_t process_ref,
                                           ProfileBuilder::TimelineId timeline);
   Result<StackId> Stack(uint32_t run, uint64_t stack_ref);
+  // The frame at `address` of a stack of the process with these symbols or
+  // images (either may be null); a caller is looked up inside its call.
+  FrameId NameFrame(const SymbolTable* symbols, const std::vector<ProcessImage>* images,
+                    uint64_t address, bool caller);
   // Names a frame from the symbol archives (Instruments 12+): the function,
   // else "image+0xoffset" inside a known image; unchanged outside them.
   void ArchiveFrame(const std::vector<ProcessImage>& images, uint64_t address, bool caller,
@@ -384,6 +399,7 @@ Result<StackId> BundleReader::Stack(uint32_t run, uint64_t stack_ref) {
   // the process's image list from Instruments 12 on.
   const SymbolTable* symbols = nullptr;
   const std::vector<ProcessImage>* images = nullptr;
+  int64_t frame_pid = kNoPid;
   if (process_ref && Details(run)) {
     int64_t pid;
     ASSIGN_OR_RETURN(pid, ProcessId(run, *process_ref));
@@ -391,36 +407,50 @@ Result<StackId> BundleReader::Stack(uint32_t run, uint64_t stack_ref) {
     if (table != Details(run)->symbols.end()) symbols = &table->second;
     auto listed = Details(run)->images.find(pid);
     if (listed != Details(run)->images.end()) images = &listed->second;
+    if (symbols || images) frame_pid = pid;
   }
 
   frames_.clear();
+  ProcessFrames& known = state.frames[frame_pid];
   for (uint64_t address : addresses_) {
     if (address == kNoAddress || address == kNoAddressEither) continue;
     bool caller = !frames_.empty();
-    std::optional<SymbolTable::Match> match;
-    if (symbols) {
-      match = symbols->Lookup(address);
-      // A caller's return address can lie just past its function's end.
-      if (!match && caller && address > 0) match = symbols->Lookup(address - 1);
+    IntegerMap& named = caller ? known.callers : known.leaves;
+    FrameId frame = named.Find(address);
+    if (frame == IntegerMap::kNoValue) {
+      frame = NameFrame(symbols, images, address, caller);
+      named.Insert(address, frame);
     }
-    std::string name =
-        match && !match->symbol->name.empty() ? match->symbol->name : HexAddress(address);
-    std::string image;
-    FrameDesc desc;
-    if (match) {
-      desc.image = match->symbol->binary_path;
-      desc.source_file = match->symbol->source_file;
-      if (!match->symbol->source_file.empty()) desc.line = match->line;
-    } else if (images) {
-      ArchiveFrame(*images, address, caller, &name, &image);
-      desc.image = image;
-    }
-    desc.name = name;
-    frames_.push_back(builder_.InternFrame(desc));
+    frames_.push_back(frame);
   }
   StackId stack = builder_.InternFrames(kEmptyStack, frames_);
   state.stacks.emplace(stack_ref, stack);
   return stack;
+}
+
+FrameId BundleReader::NameFrame(const SymbolTable* symbols,
+                                const std::vector<ProcessImage>* images, uint64_t address,
+                                bool caller) {
+  std::optional<SymbolTable::Match> match;
+  if (symbols) {
+    match = symbols->Lookup(address);
+    // A caller's return address can lie just past its function's end.
+    if (!match && caller && address > 0) match = symbols->Lookup(address - 1);
+  }
+  std::string name =
+      match && !match->symbol->name.empty() ? match->symbol->name : HexAddress(address);
+  std::string image;
+  FrameDesc desc;
+  if (match) {
+    desc.image = match->symbol->binary_path;
+    desc.source_file = match->symbol->source_file;
+    if (!match->symbol->source_file.empty()) desc.line = match->line;
+  } else if (images) {
+    ArchiveFrame(*images, address, caller, &name, &image);
+    desc.image = image;
+  }
+  desc.name = name;
+  return builder_.InternFrame(desc);
 }
 
 void BundleReader::ArchiveFrame(const std::vector<ProcessImage>& images, uint64_t address,
