@@ -3,6 +3,7 @@
 #include "base/byte_reader.h"
 #include "base/checked_math.h"
 #include "base/demangle.h"
+#include "base/integer_map.h"
 #include "base/paged_vector.h"
 #include "base/status.h"
 
@@ -107,6 +108,26 @@ TEST_CASE("PagedVector keeps elements across pages and releases them on clear") 
   CHECK(values.empty());
   values.push_back(5);
   CHECK(values[0] == 5);
+}
+
+TEST_CASE("IntegerMap finds what it holds, through growth and colliding keys") {
+  IntegerMap map;
+  CHECK(map.Find(0) == IntegerMap::kNoValue);
+  CHECK(map.Insert(0, 7) == std::make_pair(uint32_t{7}, true));
+  CHECK(map.Insert(0, 8) == std::make_pair(uint32_t{7}, false));  // kept, not replaced
+  // Keys that differ only in their high bits, and keys spread over 64 bits.
+  for (uint32_t i = 1; i < 50000; ++i) {
+    REQUIRE(map.Insert(uint64_t{i} << 40, i).second);
+    REQUIRE(map.Insert(uint64_t{i} * 0x9E3779B97F4A7C15ull, i + 100000).second);
+  }
+  CHECK(map.size() == 1 + 2 * 49999);
+  for (uint32_t i = 1; i < 50000; ++i) {
+    REQUIRE(map.Find(uint64_t{i} << 40) == i);
+    REQUIRE(map.Find(uint64_t{i} * 0x9E3779B97F4A7C15ull) == i + 100000);
+  }
+  CHECK(map.Find(0) == 7);
+  CHECK(map.Find(1) == IntegerMap::kNoValue);
+  CHECK(map.Find(UINT64_MAX) == IntegerMap::kNoValue);
 }
 
 TEST_CASE("Itanium names demangle as Apple's tools print them") {
