@@ -28,17 +28,19 @@ enum class ValueClass : uint8_t {
 
 const char* ValueClassName(ValueClass value_class);
 
-// 12 bytes: a long export defines an id for nearly every row.
-#pragma pack(push, 4)
+// 12 bytes, aligned to 4: a long export defines an id for nearly every row.
 struct Value {
   ValueClass value_class = ValueClass::kUndefined;
   uint16_t element = 0;  // the importer's number for the defining element's name
-  union {
-    uint32_t index = 0;  // into the importer's table for the class
-    int64_t number;      // for kNumber
-  };
+  uint32_t index = 0;    // into the importer's table for the class; for kNumber, the low half
+  uint32_t number_high = 0;
+
+  int64_t number() const { return static_cast<int64_t>(uint64_t{number_high} << 32 | index); }
+  void set_number(int64_t number) {
+    index = static_cast<uint32_t>(static_cast<uint64_t>(number));
+    number_high = static_cast<uint32_t>(static_cast<uint64_t>(number) >> 32);
+  }
 };
-#pragma pack(pop)
 static_assert(sizeof(Value) == 12, "Value is stored once per id");
 
 class IdTable {

@@ -903,7 +903,7 @@ Value XmlImporter::Complete(const OpenElement& open) {
       if (!open.has_child) {
         if (auto number = ParseDecimal<int64_t>(text_)) {
           Value value = MakeValue(ValueClass::kNumber, 0);
-          value.number = *number;
+          value.set_number(*number);
           return value;
         }
       }
@@ -992,14 +992,14 @@ void XmlImporter::Deliver(const OpenElement& child, const Value& value) {
   switch (parent.element) {
     case Element::kThread:
       if (child.element == Element::kTid && RequireNumber(child, value, "the thread id")) {
-        thread_.tid = static_cast<uint64_t>(value.number);
+        thread_.tid = static_cast<uint64_t>(value.number());
       } else if (child.element == Element::kProcess) {
         thread_.process = value.index;
       }
       break;
     case Element::kProcess:
       if (child.element == Element::kPid && RequireNumber(child, value, "the process id")) {
-        process_.pid = value.number;
+        process_.pid = value.number();
       }
       break;
     case Element::kFrame:
@@ -1033,7 +1033,7 @@ void XmlImporter::Deliver(const OpenElement& child, const Value& value) {
         frames_limit(kperf_.addresses.size());
       } else if (child.element == Element::kTextAddress &&
                  RequireNumber(child, value, "the program counter")) {
-        kperf_.pc = static_cast<uint64_t>(value.number);
+        kperf_.pc = static_cast<uint64_t>(value.number());
       }
       break;
     default: break;
@@ -1056,7 +1056,7 @@ void XmlImporter::AssignCell(const OpenElement& cell, const Value& value) {
   };
   switch (layout_.roles[cell.column]) {
     case ColumnRole::kTime:
-      if (RequireNumber(cell, value, "the sample time")) row_.time = value.number;
+      if (RequireNumber(cell, value, "the sample time")) row_.time = value.number();
       break;
     case ColumnRole::kThread:
       if (require(ValueClass::kThread, "thread")) row_.thread = value.index;
@@ -1066,7 +1066,7 @@ void XmlImporter::AssignCell(const OpenElement& cell, const Value& value) {
       break;
     case ColumnRole::kWeight:
       if (RequireNumber(cell, value, "the weight")) {
-        row_.weight = value.number;
+        row_.weight = value.number();
         row_.weight_is_time = AsView(cell.name) == "weight";
       }
       break;
