@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 
@@ -109,6 +109,11 @@ test('a .trace folder and a zipped bundle, with --list and --run', { skip: CORPU
   assert.match(list.stdout, /^Run 2\n  table time-profile: 253,393 rows of CPU samples\n    process pid 56770: 253,393 samples, 36 threads\n/);
   assert.doesNotMatch(list.stdout, /Run 1/);
   assert.match(list.stdout, /warning: the bundle has no form\.template/);
+
+  // The same folder named from its parent, as "./Instruments.trace".
+  const { stdout } = await promisify(execFile)('node', [CLI, './Instruments.trace', '--list', '--run', '2'],
+    { cwd: dirname(folder), maxBuffer: 1 << 24 });
+  assert.equal(stdout, list.stdout);
 
   const zipped = corpusFile('jlfwong__speedscope/sample/profiles/Instruments/9.3.1/simple-time-profile.trace.zip');
   const golden = readFileSync(join(ROOT, 'tests/golden/trace_bundle/speedscope-9.3.1-simple-time-profile.speedscope.json'), 'utf8');

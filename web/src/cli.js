@@ -5,7 +5,7 @@
 
 import { closeSync, fstatSync, openAsBlob, openSync, unlinkSync, writeSync } from 'node:fs';
 import { open, readFile, readdir, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { importHere } from './core.js';
@@ -122,7 +122,7 @@ async function folderFiles(folder) {
   for (const entry of entries) {
     if (!entry.isFile()) continue;
     const full = join(entry.parentPath ?? entry.path, entry.name);
-    files.push({ path: full.slice(folder.replace(/\/+$/, '').length + 1), data: await openAsBlob(full) });
+    files.push({ path: relative(folder, full).split(sep).join('/'), data: await openAsBlob(full) });
   }
   return files;
 }
