@@ -18,11 +18,16 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = process.env.INSTRUMENTSCOPE_CORPUS ?? join(ROOT, '..', 'shared', 'corpus');
 const OUT = join(ROOT, 'build', 'bench');
 const SEED = join(CORPUS, 'openjdk__jmh/jmh-core/src/test/resources/org.openjdk.jmh.profile.xctrace/time-profile.xml');
+// Every corpus bundle that holds CPU samples (largest first).
 const BUNDLES = [
   'IvanCaldwell__ios-astronomy-performance/Instruments.trace',
   'MulliganKyle__Thesis-EvaluationTool/Instruments4.trace',
   'Ricks__Strux/Instruments.trace',
+  'axe-org__TraceUtility/TestBlock/Instruments.trace',
   'shadi-gamal__uniprof/tests/fixtures/test-simple.trace.zip',
+  'jlfwong__speedscope/sample/profiles/Instruments/10.0/simple-time-profile.trace.zip',
+  'jlfwong__speedscope/sample/profiles/Instruments/8.3.3/simple-time-profile.trace.zip',
+  'jlfwong__speedscope/sample/profiles/Instruments/9.3.1/simple-time-profile.trace.zip',
 ];
 const NATIVE = join(ROOT, 'build', 'native', 'instrumentscope-native');
 const CLI = join(ROOT, 'web', 'src', 'cli.js');
@@ -94,7 +99,8 @@ function main() {
   for (const bundle of BUNDLES) {
     const path = join(CORPUS, bundle);
     if (!existsSync(path)) continue;
-    const name = bundle.split('/')[0].split('__')[1];
+    const parts = bundle.split('/');
+    const name = `${parts[0].split('__')[1]} ${parts.slice(1).slice(-2).join('/')}`;
     const bytes = sizeOf(path);
     show(row(name, bytes, 'native', best(NATIVE, [path, '-o', '/dev/null'], runs)));
     show(row(name, bytes, 'wasm (CLI)', best('node', [CLI, path, '-o', '/dev/null'], runs)));

@@ -64,7 +64,7 @@ export interface TraceDirectoryEntry {
 
 /** A `.trace` bundle (zipped, or as its folder's files) or an `xctrace export`
  * (XML, or gzip-compressed XML). Byte arrays are read, never detached or
- * changed; Blobs and Files are read in slices of 1 MiB. */
+ * changed; Blobs and Files are read in slices of 4 MiB. */
 export type TraceInput =
   | Uint8Array
   | ArrayBuffer

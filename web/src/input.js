@@ -3,9 +3,8 @@
 
 import { abortError } from './errors.js';
 
-/** Bytes handed to the core per call: small, so progress and abort stay responsive and the
- * core's input buffer stays small. */
-export const CHUNK_BYTES = 1 << 20;
+/** Bytes handed to the core per call: bounded, so progress and abort stay responsive. */
+export const CHUNK_BYTES = 4 << 20;
 
 /**
  * A folder's files: [{path, data}], with data a Uint8Array, ArrayBuffer or
@@ -126,10 +125,19 @@ function fromBytes(bytes) {
   };
 }
 
-// Large Files are read a slice at a time, never whole.
+// Large Files are read a slice at a time, never whole; the next slice is
+// read while the core parses this one.
 async function* blobChunks(blob) {
+  const read = (offset) => {
+    const slice = blob.slice(offset, offset + CHUNK_BYTES).arrayBuffer();
+    slice.catch(() => {});  // a read left behind by an early return is no unhandled error
+    return slice;
+  };
+  let next = read(0);
   for (let offset = 0; offset < blob.size; offset += CHUNK_BYTES) {
-    yield new Uint8Array(await blob.slice(offset, offset + CHUNK_BYTES).arrayBuffer());
+    const current = await next;
+    if (offset + CHUNK_BYTES < blob.size) next = read(offset + CHUNK_BYTES);
+    yield new Uint8Array(current);
   }
 }
 
