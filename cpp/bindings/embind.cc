@@ -195,16 +195,14 @@ val FinishImport(int session) {
 
 // Ends the session, handing the speedscope file to `write` (a function of a
 // Uint8Array view of wasm memory, valid only during the call, that returns
-// false to stop) unless it is null. Returns {error} or {progress, summary,
-// written}, where summary is JSON without the frames and written says whether
-// the writer took the whole file.
+// false to stop) unless it is null. Returns {error} or {progress, summary},
+// where summary is JSON without the frames.
 val FinishImportToJson(int session, val write) {
   ImportProgress progress;
   Result<ProfileGroup> group = FinishSession(session, &progress);
   if (!group.ok()) return ErrorValue(group.status());
-  bool written = true;
   if (!write.isNull()) {
-    written = speedscope::WriteJson(*group, [&write](std::string_view piece) {
+    speedscope::WriteJson(*group, [&write](std::string_view piece) {
       val view(emscripten::typed_memory_view(piece.size(),
                                              reinterpret_cast<const uint8_t*>(piece.data())));
       return write(view).as<bool>();
@@ -213,7 +211,6 @@ val FinishImportToJson(int session, val write) {
   val result = val::object();
   result.set("progress", ProgressValue(progress));
   result.set("summary", DumpJson(Summary(*group, SummaryFrames::kOmit)));
-  result.set("written", written);
   return result;
 }
 

@@ -71,11 +71,11 @@ function call(core, method, ...args) {
  * Feeds an input to a new session and returns the core's result. The input is
  * either a stream of bytes ({chunks}) or a folder's files ({files}: [{path,
  * data}]), of which only those the core wants are read.
- * @param core the loaded module
- * @param {{chunks?: AsyncIterable<Uint8Array>, files?: Array<{path: string, data: any}>}} input
  * With options.json the core writes the speedscope file itself, piece by
  * piece, to json.write(bytes) (a view valid only during the call; a null
  * writer gives the summary only), and the result holds no typed arrays.
+ * @param core the loaded module
+ * @param {{chunks?: AsyncIterable<Uint8Array>, files?: Array<{path: string, data: any}>}} input
  * @param {{name?: string, run?: number, limits?: object, signal?: AbortSignal,
  *          onProgress?: Function, bytesTotal?: number,
  *          json?: {write: ((bytes: Uint8Array) => void) | null}}} options

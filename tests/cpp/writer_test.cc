@@ -1,0 +1,87 @@
+#include "speedscope/writer.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "model/profile_builder.h"
+
+namespace instrumentscope::speedscope {
+namespace {
+
+constexpr int64_t kSamples = 40000;
+
+// Two threads of many samples, with deep stacks and one frame whose name is
+// longer than a piece: output in many pieces.
+ProfileGroup LargeGroup() {
+  ProfileBuilder builder;
+  auto timeline = builder.AddTimeline(1, "time-profile", ValueUnit::kNanoseconds);
+  auto main = builder.InternThread(timeline, {"Main Thread 0x1", 1, "app", 42});
+  auto worker = builder.InternThread(timeline, {"Worker 0x2", 2, "app", 42});
+  std::string huge_name(kJsonPieceBytes + kJsonPieceBytes / 2, 'x');
+  FrameId huge = builder.InternFrame({huge_name, "", "", std::nullopt});
+  std::vector<FrameId> frames;
+  for (int i = 0; i < 200; ++i) {
+    frames.push_back(builder.InternFrame({"f" + std::to_string(i), "", "", std::nullopt}));
+  }
+  for (int64_t i = 0; i < kSamples; ++i) {
+    // 200 distinct stacks of 65 frames, in turn.
+    std::vector<FrameId> leaf_to_root{huge};
+    for (int depth = 0; depth < 64; ++depth) leaf_to_root.push_back(frames[(i / 4 + depth) % 200]);
+    StackId stack = builder.InternFrames(kEmptyStack, leaf_to_root);
+    REQUIRE(builder.AddSample(i % 3 ? main : worker, i * 10, 7, stack).ok());
+  }
+  auto group = std::move(builder).Build("large", "instrumentscope@test");
+  REQUIRE(group.ok());
+  return group.take();
+}
+
+TEST_CASE("The JSON comes in pieces of at most a megabyte that join into the file") {
+  ProfileGroup group = LargeGroup();
+  std::vector<std::string> pieces;
+  REQUIRE(WriteJson(group, [&pieces](std::string_view piece) {
+    pieces.emplace_back(piece);
+    return true;
+  }));
+  REQUIRE(pieces.size() > 10);
+  size_t oversized = 0;
+  std::string text;
+  for (const std::string& piece : pieces) {
+    oversized += piece.size() > kJsonPieceBytes ? 1 : 0;
+    text += piece;
+  }
+  CHECK(oversized == 1);  // the frame whose name alone is longer than a piece
+
+  nlohmann::json file = nlohmann::json::parse(text);
+  CHECK(file["shared"]["frames"][0]["name"].get<std::string>().size() ==
+        kJsonPieceBytes + kJsonPieceBytes / 2);
+  REQUIRE(file["profiles"].size() == 2);
+  size_t samples = 0;
+  for (size_t p = 0; p < 2; ++p) {
+    const Profile& profile = group.profiles[p];
+    const nlohmann::json& written = file["profiles"][p];
+    REQUIRE(written["samples"].size() == profile.samples.size());
+    REQUIRE(written["weights"].size() == profile.weights.size());
+    for (size_t i = 0; i < profile.samples.size(); ++i) {
+      std::vector<FrameId> root_to_leaf;
+      for (StackId stack = profile.samples[i]; stack != kEmptyStack;
+           stack = group.stacks.parent[stack]) {
+        root_to_leaf.insert(root_to_leaf.begin(), group.stacks.frame[stack]);
+      }
+      REQUIRE(written["samples"][i].get<std::vector<FrameId>>() == root_to_leaf);
+      REQUIRE(written["weights"][i].get<int64_t>() == profile.weights[i]);
+    }
+    samples += profile.sample_count;
+  }
+  CHECK(samples == kSamples);
+}
+
+TEST_CASE("A sink that says stop gets nothing more") {
+  ProfileGroup group = LargeGroup();
+  int calls = 0;
+  CHECK_FALSE(WriteJson(group, [&calls](std::string_view) { return ++calls < 3; }));
+  CHECK(calls == 3);
+}
+
+}  // namespace
+}  // namespace instrumentscope::speedscope
