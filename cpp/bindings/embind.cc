@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "base/json.h"
@@ -51,16 +52,22 @@ val TypedArrayCopy(const char* type, const std::vector<T>& values) {
   return val::global(type).new_(emscripten::typed_memory_view(values.size(), values.data()));
 }
 
-// A copy of paged values, one page at a time, converted to `Element`: JS numbers
-// hold 64-bit weights exactly up to 2^53.
+// A copy of paged values, one page at a time, converted to `Element` when it
+// differs from T: JS numbers hold 64-bit weights exactly up to 2^53.
 template <typename Element, typename T>
 val TypedArrayCopy(const char* type, const PagedVector<T>& values) {
   val array = val::global(type).new_(values.size());
   std::vector<Element> converted;
   size_t offset = 0;
   values.ForEachPage([&](const T* data, size_t count) {
-    converted.assign(data, data + count);
-    array.call<void>("set", val(emscripten::typed_memory_view(count, converted.data())), offset);
+    const Element* elements;
+    if constexpr (std::is_same_v<Element, T>) {
+      elements = data;
+    } else {
+      converted.assign(data, data + count);
+      elements = converted.data();
+    }
+    array.call<void>("set", val(emscripten::typed_memory_view(count, elements)), offset);
     offset += count;
   });
   return array;

@@ -5,9 +5,8 @@
 //   out: {type: 'progress', id, progress}, {type: 'pull', id} (stream inputs),
 //        {type: 'done', id, result} (typed arrays transferred), {type: 'error', id, error}
 
-import { loadCore, runImport, wantedBytes } from './core.js';
+import { importHere } from './core.js';
 import { ImportError } from './errors.js';
-import { toChunks } from './input.js';
 
 const controllers = new Map();
 const streams = new Map();
@@ -54,31 +53,16 @@ async function run({ id, options, input }) {
   const controller = new AbortController();
   controllers.set(id, controller);
   try {
-    const core = await loadCore({ wasmURL: options.wasmURL, wasmBinary: options.wasmBinary });
-    let source;
-    let bytesTotal;
-    let name = options.name;
-    if (input.kind === 'files') {
-      source = { files: input.files };
-      bytesTotal = wantedBytes(core, input.files);
-    } else if (input.kind === 'blob') {
-      const stream = toChunks(input.blob);
-      source = { chunks: stream.chunks };
-      bytesTotal = stream.size;
-      name = name || stream.name;
-    } else {
-      const stream = new PulledStream(id);
-      streams.set(id, stream);
-      source = { chunks: stream };
+    let source = input.kind === 'files' ? input.files : input.blob;
+    if (input.kind === 'stream') {
+      source = new PulledStream(id);
+      streams.set(id, source);
     }
-    const result = await runImport(core, source, {
-      name: name ?? '',
-      run: options.run,
-      limits: options.limits,
+    const result = await importHere(source, {
+      ...options,
       signal: controller.signal,
       onProgress: (progress) => self.postMessage({ type: 'progress', id, progress }),
-      bytesTotal,
-    });
+    }, options.name);
     const arrays = [result.stackParents, result.stackFrames, ...result.samples, ...result.weights];
     self.postMessage({ type: 'done', id, result }, arrays.map((array) => array.buffer));
   } catch (error) {
