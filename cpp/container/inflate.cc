@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -34,8 +35,16 @@ bool LooksLikeZlib(ByteSpan prefix) {
   return header.ok() && (*header >> 8) == kZlibMethodDeflate32K && *header % 31 == 0;
 }
 
-Result<std::vector<uint8_t>> Inflate(ByteSpan compressed, InflateFormat format, uint64_t max_output,
-                                     uint64_t base_offset) {
+namespace {
+
+// The decoding loop of Inflate and InflateStream. `next_piece(filled, last)`
+// takes the number of bytes written into the piece it returned before (0 the
+// first time) and returns the next one to fill, kPieceBytes long; at the
+// stream's end it is called with `last` and the last piece's bytes.
+using PieceSource = std::function<uint8_t*(size_t filled, bool last)>;
+
+Status RunInflate(ByteSpan compressed, InflateFormat format, uint64_t max_output,
+                  uint64_t base_offset, const PieceSource& next_piece) {
   z_stream stream{};
   int window_bits = format == InflateFormat::kZlib ? MAX_WBITS : -MAX_WBITS;
   if (inflateInit2(&stream, window_bits) != Z_OK) {
@@ -44,21 +53,19 @@ Result<std::vector<uint8_t>> Inflate(ByteSpan compressed, InflateFormat format, 
   }
   InflateEnder ender{&stream};
 
-  // The output goes into pieces, joined once at the end: growing one vector
-  // would zero-fill and copy it again at every doubling.
-  std::vector<std::unique_ptr<uint8_t[]>> pieces;
   size_t consumed = 0;
   uint64_t produced = 0;
-  size_t piece_used = kPieceBytes;  // the last piece is full: start a new one
+  uint8_t* piece = next_piece(0, false);
+  size_t piece_used = 0;
   for (;;) {
     if (piece_used == kPieceBytes) {
-      pieces.emplace_back(new uint8_t[kPieceBytes]);  // uninitialized: inflate fills it
+      piece = next_piece(piece_used, false);
       piece_used = 0;
     }
     size_t input_chunk = std::min(compressed.size() - consumed, kMaxZlibChunk);
     stream.next_in = const_cast<Bytef*>(compressed.data() + consumed);
     stream.avail_in = static_cast<uInt>(input_chunk);
-    stream.next_out = pieces.back().get() + piece_used;
+    stream.next_out = piece + piece_used;
     stream.avail_out = static_cast<uInt>(kPieceBytes - piece_used);
     int result = inflate(&stream, Z_NO_FLUSH);
     consumed += input_chunk - stream.avail_in;
@@ -91,19 +98,47 @@ Result<std::vector<uint8_t>> Inflate(ByteSpan compressed, InflateFormat format, 
           .WithOffset(offset);
     }
   }
+  next_piece(piece_used, true);
+  return OkStatus();
+}
+
+}  // namespace
+
+Result<std::vector<uint8_t>> Inflate(ByteSpan compressed, InflateFormat format, uint64_t max_output,
+                                     uint64_t base_offset) {
+  // The output goes into pieces, joined once at the end: growing one vector
+  // would zero-fill and copy it again at every doubling.
+  std::vector<std::unique_ptr<uint8_t[]>> pieces;
+  uint64_t produced = 0;
+  Status status = RunInflate(compressed, format, max_output, base_offset, [&](size_t filled, bool last) -> uint8_t* {
+    produced += filled;
+    if (last) return nullptr;
+    pieces.emplace_back(new uint8_t[kPieceBytes]);  // uninitialized: inflate fills it
+    return pieces.back().get();
+  });
+  if (!status.ok()) return status;
   if (produced > std::vector<uint8_t>().max_size()) {
     return Status(ErrorCode::kLimitExceeded, "the inflated data does not fit in memory (" +
                                                  std::to_string(produced) + " bytes)")
-        .WithOffset(base_offset + consumed);
+        .WithOffset(base_offset);
   }
   std::vector<uint8_t> output;
   output.reserve(static_cast<size_t>(produced));
-  for (size_t i = 0; i < pieces.size(); ++i) {
-    size_t used = i + 1 < pieces.size() ? kPieceBytes : piece_used;
-    output.insert(output.end(), pieces[i].get(), pieces[i].get() + used);
-    pieces[i].reset();
+  for (auto& piece : pieces) {
+    size_t used = std::min<uint64_t>(kPieceBytes, produced - output.size());
+    output.insert(output.end(), piece.get(), piece.get() + used);
+    piece.reset();
   }
   return output;
+}
+
+Status InflateStream(ByteSpan compressed, InflateFormat format, uint64_t max_output,
+                     uint64_t base_offset, const std::function<void(ByteSpan)>& sink) {
+  std::unique_ptr<uint8_t[]> piece(new uint8_t[kPieceBytes]);
+  return RunInflate(compressed, format, max_output, base_offset, [&](size_t filled, bool) {
+    if (filled > 0) sink(ByteSpan(piece.get(), filled));
+    return piece.get();
+  });
 }
 
 }  // namespace instrumentscope

@@ -4,6 +4,7 @@
 #define INSTRUMENTSCOPE_CONTAINER_INFLATE_H_
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "base/byte_span.h"
@@ -27,6 +28,12 @@ bool LooksLikeZlib(ByteSpan prefix);
 // so errors point at the right byte.
 Result<std::vector<uint8_t>> Inflate(ByteSpan compressed, InflateFormat format, uint64_t max_output,
                                      uint64_t base_offset = 0);
+
+// Inflates as Inflate does, handing the output to `sink` in order, in pieces
+// of at most 256 KiB that are valid only during the call: for data that is
+// read once and need not be held whole.
+Status InflateStream(ByteSpan compressed, InflateFormat format, uint64_t max_output,
+                     uint64_t base_offset, const std::function<void(ByteSpan)>& sink);
 
 }  // namespace instrumentscope
 

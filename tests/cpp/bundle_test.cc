@@ -257,6 +257,25 @@ TEST_CASE("Four runs without a form.template: every run, addresses as names") {
   CHECK(group->profiles[group->active_profile_index].run == 1);
   for (const Frame& frame : group->frames) CHECK(StartsWith(frame.name, "0x"));
 
+  // Every stack here is two uniquer parts, the root-side one shared: run 4's
+  // stacks, root first, as the importer gave them before it reused those
+  // parts (FNV-1a of each profile's name and its samples' stacks, a line each).
+  uint64_t hash = 0xcbf29ce484222325;
+  auto feed = [&hash](const std::string& text) {
+    for (unsigned char byte : text) hash = (hash ^ byte) * 0x100000001b3;
+  };
+  size_t samples = 0;
+  for (const Profile& profile : group->profiles) {
+    if (profile.run != 4) continue;
+    feed(profile.name + "\n");
+    profile.samples.ForEach([&](StackId stack) {
+      feed(testing::StackText(*group, stack) + "\n");
+      ++samples;
+    });
+  }
+  CHECK(samples == 2348);
+  CHECK(hash == 0x68fceb1b3d9ff41a);
+
   ImportOptions run3;
   run3.run = 3;
   auto third = testing::ImportFolder(*path, run3);

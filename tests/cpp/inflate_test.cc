@@ -68,6 +68,37 @@ TEST_CASE("Inflate grows its output through many buffers and stops at the stream
   CHECK(nothing->empty());
 }
 
+TEST_CASE("InflateStream hands the output over in order, in pieces of at most 256 KiB") {
+  std::vector<uint8_t> text = Text(3 << 20);
+  std::vector<uint8_t> compressed = Deflate(text, kZlibWindow);
+  std::vector<uint8_t> joined;
+  size_t largest = 0;
+  size_t pieces = 0;
+  Status status = InflateStream(Span(compressed), InflateFormat::kZlib, text.size(), 0,
+                                [&](ByteSpan piece) {
+                                  joined.insert(joined.end(), piece.data(),
+                                                piece.data() + piece.size());
+                                  largest = std::max(largest, piece.size());
+                                  ++pieces;
+                                });
+  REQUIRE(status.ok());
+  CHECK(joined == text);
+  CHECK(largest == 256 * 1024);
+  CHECK(pieces == 12);
+
+  // The same errors as Inflate, after the pieces before them.
+  size_t streamed = 0;
+  Status limited = InflateStream(Span(compressed), InflateFormat::kZlib, 1 << 20, 300,
+                                 [&](ByteSpan piece) { streamed += piece.size(); });
+  CHECK(limited.code() == ErrorCode::kLimitExceeded);
+  CHECK(limited.ToString() ==
+        Inflate(Span(compressed), InflateFormat::kZlib, 1 << 20, 300).status().ToString());
+  CHECK(streamed == 1 << 20);
+  Status cut = InflateStream(ByteSpan(compressed.data(), compressed.size() / 2),
+                             InflateFormat::kZlib, text.size(), 0, [](ByteSpan) {});
+  CHECK(cut.code() == ErrorCode::kInflateCorrupt);
+}
+
 TEST_CASE("Inflate stops at max_output and names the limit") {
   std::vector<uint8_t> text = Text(200000);
   std::vector<uint8_t> compressed = Deflate(text, kZlibWindow);

@@ -175,6 +175,61 @@ TEST_CASE("Bulkstores: rows after the header, padding skipped, damage refused") 
   CHECK(BulkStore::Open(Bytes({1, 2})).status().code() == ErrorCode::kTruncated);
 }
 
+// Counts the store's rows as a counter fed in pieces of `piece` bytes.
+Result<uint64_t> CountInPieces(const std::vector<uint8_t>& store, size_t piece) {
+  BulkStoreRowCounter counter;
+  for (size_t at = 0; at < store.size(); at += piece) {
+    counter.Feed(ByteSpan(store.data() + at, std::min(piece, store.size() - at)));
+  }
+  CHECK(counter.size() == store.size());
+  return counter.Finish();
+}
+
+TEST_CASE("A bulkstore's rows are counted in pieces as BulkStore reads them whole") {
+  std::vector<uint8_t> store;
+  for (uint32_t word : {0x12340A0Au, 3u, 40u, 64u, 12u}) PutU32(store, word);
+  store.resize(64, 0);
+  for (uint64_t row = 0; row < 40; ++row) {
+    PutU32(store, 0);
+    PutU64(store, row % 3 == 0 ? 0 : row << 40);  // every third row is padding
+  }
+  store.push_back(7);  // a partial row is no row
+  auto whole = BulkStore::Open(Bytes(store));
+  REQUIRE(whole.ok());
+  uint64_t expected = 0;
+  for (uint64_t i = 0; i < whole->row_count(); ++i) expected += whole->IsPadding(i) ? 0 : 1;
+  REQUIRE(expected == 26);
+  for (size_t piece : {size_t{1}, size_t{5}, size_t{19}, size_t{20}, size_t{64}, store.size()}) {
+    INFO("pieces of " << piece);
+    auto counted = CountInPieces(store, piece);
+    REQUIRE(counted.ok());
+    CHECK(*counted == expected);
+  }
+
+  // Rows that start inside the header are counted from there.
+  std::vector<uint8_t> early = store;
+  early[12] = 4;
+  auto early_whole = BulkStore::Open(Bytes(early));
+  REQUIRE(early_whole.ok());
+  expected = 0;
+  for (uint64_t i = 0; i < early_whole->row_count(); ++i) {
+    expected += early_whole->IsPadding(i) ? 0 : 1;
+  }
+  CHECK(*CountInPieces(early, 3) == expected);
+
+  // Damage gives BulkStore::Open's error.
+  std::vector<uint8_t> late_start = store;
+  late_start[13] = 0x10;
+  std::vector<uint8_t> no_magic = store;
+  no_magic[0] = 0;
+  for (const std::vector<uint8_t>& damaged :
+       {late_start, no_magic, std::vector<uint8_t>{1, 2}, std::vector<uint8_t>{}}) {
+    Status open = BulkStore::Open(Bytes(damaged)).status();
+    REQUIRE_FALSE(open.ok());
+    CHECK(CountInPieces(damaged, 7).status().ToString() == open.ToString());
+  }
+}
+
 TEST_CASE("Symbols: the recorded address first, then the function's range") {
   SymbolTable table;
   table.Add(Symbol{"outer", "/bin/app", "/src/app.c", 0x1000, 0x100, {{0x1010, 12}, {0x1020, 0}}});

@@ -211,8 +211,16 @@ Result<RowLayout> LayoutRow(const StoreSchema& schema,
   return layout;
 }
 
-Result<BulkStore> BulkStore::Open(SharedBytes bytes) {
-  ByteReader reader(ByteSpan(bytes->data(), bytes->size()));
+namespace {
+
+struct BulkStoreHeader {
+  uint32_t data_start;
+  uint32_t row_size;
+};
+
+// The header of a bulkstore of `size` bytes, from its first bytes.
+Result<BulkStoreHeader> ReadHeader(ByteSpan head, uint64_t size) {
+  ByteReader reader(head);
   auto magic = reader.ReadU32Le();
   if (!magic.ok()) return magic.status();
   if (*magic != kBulkStoreMagic) {
@@ -228,21 +236,75 @@ Result<BulkStore> BulkStore::Open(SharedBytes bytes) {
                   "bulkstore rows of " + std::to_string(*row_size) + " bytes")
         .WithOffset(kRowSizeOffset);
   }
-  if (*data_start > bytes->size()) {
+  if (*data_start > size) {
     return Status(ErrorCode::kBundleCorrupt, "bulkstore rows start past its end")
         .WithOffset(kDataStartOffset);
   }
-  uint64_t row_count = (bytes->size() - *data_start) / *row_size;
-  return BulkStore(std::move(bytes), *data_start, *row_size, row_count);
+  return BulkStoreHeader{*data_start, *row_size};
+}
+
+bool AllZero(ByteSpan bytes) {
+  return std::all_of(bytes.data(), bytes.data() + bytes.size(), [](uint8_t b) { return b == 0; });
+}
+
+}  // namespace
+
+Result<BulkStore> BulkStore::Open(SharedBytes bytes) {
+  BulkStoreHeader header;
+  ASSIGN_OR_RETURN(header, ReadHeader(ByteSpan(bytes->data(), bytes->size()), bytes->size()));
+  uint64_t row_count = (bytes->size() - header.data_start) / header.row_size;
+  return BulkStore(std::move(bytes), header.data_start, header.row_size, row_count);
+}
+
+void BulkStoreRowCounter::Feed(ByteSpan piece) {
+  uint64_t piece_start = size_;
+  size_ += piece.size();
+  size_t used = 0;
+  if (head_.size() < kHeaderBytes) {
+    used = std::min(piece.size(), kHeaderBytes - head_.size());
+    head_.insert(head_.end(), piece.data(), piece.data() + used);
+    if (head_.size() < kHeaderBytes) return;
+    // The header may claim rows that start inside it.
+    CountRows(ByteSpan(head_.data(), head_.size()), 0);
+  }
+  CountRows(piece.subspan(used), piece_start + used);
+}
+
+void BulkStoreRowCounter::CountRows(ByteSpan bytes, uint64_t position) {
+  if (row_size_ == 0) {
+    // The size is checked at Finish, once it is known.
+    auto header = ReadHeader(ByteSpan(head_.data(), head_.size()), UINT64_MAX);
+    if (!header.ok()) return;
+    data_start_ = header->data_start;
+    row_size_ = header->row_size;
+  }
+  if (position + bytes.size() <= data_start_) return;
+  if (position < data_start_) {
+    bytes = bytes.subspan(static_cast<size_t>(data_start_ - position));
+    position = data_start_;
+  }
+  while (!bytes.empty()) {
+    size_t take = std::min<uint64_t>(bytes.size(), row_size_ - row_filled_);
+    row_has_data_ = row_has_data_ || !AllZero(bytes.first(take));
+    row_filled_ += take;
+    bytes = bytes.subspan(take);
+    if (row_filled_ == row_size_) {
+      rows_ += row_has_data_ ? 1 : 0;
+      row_filled_ = 0;
+      row_has_data_ = false;
+    }
+  }
+}
+
+Result<uint64_t> BulkStoreRowCounter::Finish() const {
+  RETURN_IF_ERROR(ReadHeader(ByteSpan(head_.data(), head_.size()), size_).status());
+  return rows_;
 }
 
 ByteSpan BulkStore::Row(uint64_t row) const {
   return ByteSpan(bytes_->data() + row_offset(row), row_size_);
 }
 
-bool BulkStore::IsPadding(uint64_t row) const {
-  ByteSpan bytes = Row(row);
-  return std::all_of(bytes.data(), bytes.data() + bytes.size(), [](uint8_t b) { return b == 0; });
-}
+bool BulkStore::IsPadding(uint64_t row) const { return AllZero(Row(row)); }
 
 }  // namespace instrumentscope::trace_bundle

@@ -97,6 +97,29 @@ class BulkStore {
   uint64_t row_count_;
 };
 
+// Counts the rows of a bulkstore that are no padding from its bytes given in
+// order, a piece at a time: a table that is only listed is never held whole.
+class BulkStoreRowCounter {
+ public:
+  void Feed(ByteSpan piece);
+  // The count, or the error BulkStore::Open gives for the same bytes.
+  Result<uint64_t> Finish() const;
+  uint64_t size() const { return size_; }
+
+ private:
+  static constexpr size_t kHeaderBytes = 20;  // up to the row size
+
+  void CountRows(ByteSpan bytes, uint64_t position);
+
+  std::vector<uint8_t> head_;
+  uint64_t size_ = 0;
+  uint64_t data_start_ = 0;
+  uint32_t row_size_ = 0;  // 0 until the header is read
+  uint32_t row_filled_ = 0;
+  bool row_has_data_ = false;
+  uint64_t rows_ = 0;
+};
+
 }  // namespace instrumentscope::trace_bundle
 
 #endif  // INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_STORE_H_
