@@ -11,6 +11,7 @@ APT_PACKAGES=(
   emscripten binaryen             # wasm build (Emscripten 3.1.6)
   dpkg-dev                        # dpkg-source, to unpack Debian source packages
   libxml2-utils time              # bench/: xmllint, the streaming-parse floor; GNU time
+  clang libclang-rt-14-dev        # fuzz/: libFuzzer and the sanitizers' runtimes
   chromium                        # the page's end-to-end tests (tests/e2e)
   fonts-dejavu-core fonts-noto-color-emoji  # their screenshots: text, and speedscope's icons
 )

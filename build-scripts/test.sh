@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: native Catch2 tests (plain and under AddressSanitizer +
-# UndefinedBehaviorSanitizer) through ctest, the JS tests, which drive the very
-# .wasm the package ships, and the page's end-to-end tests in Chromium
-# (screenshots in test-artifacts/e2e). Installs and builds what is missing first.
+# UndefinedBehaviorSanitizer) through ctest, a short pass of every fuzz target,
+# the JS tests, which drive the very .wasm the package ships, and the page's
+# end-to-end tests in Chromium (screenshots in test-artifacts/e2e). Installs and builds what is missing first.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 "$ROOT_DIR/build-scripts/build.sh" native wasm
@@ -18,6 +18,9 @@ ctest --test-dir "$BUILD_DIR/native" --output-on-failure -j"$JOBS"
 log "Native tests under AddressSanitizer and UndefinedBehaviorSanitizer"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir "$BUILD_DIR/sanitize" --output-on-failure -j"$JOBS"
+
+log "A short fuzzing pass (libFuzzer, ${INSTRUMENTSCOPE_FUZZ_SECONDS:-10} s per target)"
+"$ROOT_DIR/build-scripts/fuzz.sh" "${INSTRUMENTSCOPE_FUZZ_SECONDS:-10}"
 
 cd "$ROOT_DIR"
 log "JavaScript tests (WebAssembly core)"

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, AddressSanitizer + UndefinedBehaviorSanitizer)
+# and runs each for SECONDS, seeded from the Instruments corpus and tests/malformed.
+#   build-scripts/fuzz.sh [SECONDS] [TARGET...]     (default: 60 seconds, every target)
+# What a run learns stays in build/fuzz/corpus/<target> for the next run. A crash,
+# hang or memory blow-up is kept in build/fuzz/findings/<target>/ and fails the
+# run; once fixed, copy the input into tests/fuzz/<target>/, where `npm test`
+# replays it.
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+seconds="${1:-60}"
+shift || true
+all_targets=(zip inflate gzip bplist keyed_archive form_template bulkstore uniquer symbol_archive xml import)
+targets=("$@")
+((${#targets[@]})) || targets=("${all_targets[@]}")
+FUZZ_DIR="$BUILD_DIR/fuzz"
+
+"$ROOT_DIR/build-scripts/bootstrap.sh"
+
+log "Building the fuzz targets"
+CC=clang CXX=clang++ cmake -S "$ROOT_DIR" -B "$FUZZ_DIR/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DINSTRUMENTSCOPE_FUZZ=ON >/dev/null
+cmake --build "$FUZZ_DIR/build" -j"$JOBS"
+
+log "Collecting seeds"
+rm -rf "$FUZZ_DIR/seeds"
+node "$ROOT_DIR/fuzz/seeds.js" "$FUZZ_DIR/seeds"
+
+failed=()
+for target in "${targets[@]}"; do
+  log "Fuzzing $target for ${seconds}s"
+  mkdir -p "$FUZZ_DIR/corpus/$target" "$FUZZ_DIR/findings/$target" "$FUZZ_DIR/seeds/$target"
+  # Inputs kept from earlier findings are seeds too.
+  regressions=()
+  [[ -d "$ROOT_DIR/tests/fuzz/$target" ]] && regressions=("$ROOT_DIR/tests/fuzz/$target")
+  if ! "$FUZZ_DIR/build/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 \
+      -rss_limit_mb=2048 -max_len=1048576 -print_final_stats=1 \
+      -artifact_prefix="$FUZZ_DIR/findings/$target/" \
+      "$FUZZ_DIR/corpus/$target" "$FUZZ_DIR/seeds/$target" "${regressions[@]}" \
+      >"$FUZZ_DIR/$target.log" 2>&1; then
+    failed+=("$target")
+    tail -n 30 "$FUZZ_DIR/$target.log" >&2
+  fi
+  grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "$FUZZ_DIR/$target.log" | tr '\n' ' ' >&2
+  echo >&2
+done
+
+if ((${#failed[@]})); then
+  log "Findings in: ${failed[*]} (inputs in $FUZZ_DIR/findings/, logs in $FUZZ_DIR/*.log)"
+  exit 1
+fi
+log "No findings"

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// Collects seed inputs for every fuzz target from the Instruments corpus
+// (../shared/corpus) and tests/malformed into DIR/<target>/: small files only,
+// since libFuzzer mutates small inputs many times faster.
+//   node fuzz/seeds.js DIR
+
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inflateSync } from 'node:zlib';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CORPUS = process.env.INSTRUMENTSCOPE_CORPUS ?? join(ROOT, '..', 'shared', 'corpus');
+const MALFORMED = join(ROOT, 'tests', 'malformed');
+const MAX_SEED = 1 << 20;
+
+function files(folder) {
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath ?? entry.path, entry.name));
+}
+
+const isZlib = (bytes) => bytes.length > 2 && bytes[0] === 0x78 && ((bytes[0] << 8) | bytes[1]) % 31 === 0;
+const startsWith = (bytes, text) => bytes.subarray(0, text.length).toString('latin1') === text;
+
+// A bundle file as the importer sees it: inflated when it is a zlib stream.
+function expanded(bytes) {
+  if (!isZlib(bytes)) return bytes;
+  try {
+    return inflateSync(bytes);
+  } catch {
+    return bytes;
+  }
+}
+
+// Uniquer data files are zero-filled ahead of their arrays, megabytes of them.
+function withoutZeroTail(bytes) {
+  let end = bytes.length;
+  while (end > 0 && bytes[end - 1] === 0) end--;
+  return bytes.subarray(0, end);
+}
+
+function main() {
+  const out = process.argv[2];
+  if (!out) {
+    console.error('usage: node fuzz/seeds.js DIR');
+    process.exit(2);
+  }
+  const seeds = new Map();  // target → Map(hash → bytes)
+  const add = (target, bytes) => {
+    if (bytes.length === 0 || bytes.length > MAX_SEED) return;
+    if (!seeds.has(target)) seeds.set(target, new Map());
+    seeds.get(target).set(createHash('sha1').update(bytes).digest('hex'), bytes);
+  };
+
+  const corpus = files(CORPUS).filter((path) => statSync(path).size <= 8 * MAX_SEED);
+  for (const path of [...corpus, ...files(MALFORMED)]) {
+    const name = basename(path);
+    const raw = readFileSync(path);
+    if (name.endsWith('.zip')) add('zip', raw);
+    if (name.endsWith('.gz')) add('gzip', raw);
+    if (/\.(zip|gz|xml|txt)$/.test(name)) add('import', raw);
+    if (name.endsWith('.xml') && name !== 'schema.xml') add('xml', raw);
+    if (name.endsWith('.symbolsarchive')) add('symbol_archive', raw);
+    if (name === 'form.template') add('form_template', raw);
+    if (isZlib(raw)) add('inflate', raw);
+    const bytes = expanded(raw);
+    if (startsWith(bytes, 'bplist00')) {
+      add('bplist', bytes);
+      add('keyed_archive', bytes);
+    }
+    if (name === 'bulkstore') add('bulkstore', bytes);
+    // A uniquer seed: the index's length (4 bytes, little-endian), the index, the data.
+    if (name === 'integeruniquer.data') {
+      const indexPath = join(dirname(path), 'integeruniquer.index');
+      const index = existsSync(indexPath) ? expanded(readFileSync(indexPath)) : Buffer.alloc(0);
+      const length = Buffer.alloc(4);
+      length.writeUInt32LE(index.length);
+      add('uniquer', Buffer.concat([length, index, withoutZeroTail(bytes)]).subarray(0, MAX_SEED));
+    }
+  }
+  for (const [target, bytesByHash] of seeds) {
+    mkdirSync(join(out, target), { recursive: true });
+    for (const [hash, bytes] of bytesByHash) writeFileSync(join(out, target, hash), bytes);
+    console.log(`${target}: ${bytesByHash.size} seeds`);
+  }
+}
+
+main();

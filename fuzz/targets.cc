@@ -1,0 +1,184 @@
+#include "fuzz/targets.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "base/limits.h"
+#include "container/bplist.h"
+#include "container/gzip.h"
+#include "container/inflate.h"
+#include "container/keyed_archive.h"
+#include "container/zip.h"
+#include "formats/trace_bundle/form_template.h"
+#include "formats/trace_bundle/store.h"
+#include "formats/trace_bundle/symbol_archive.h"
+#include "formats/trace_bundle/uniquer.h"
+#include "import/import.h"
+#include "report/summary.h"
+#include "speedscope/folded_stacks.h"
+#include "speedscope/writer.h"
+
+namespace instrumentscope::fuzz {
+namespace {
+
+// A property two code paths must agree on broke: a finding like a crash.
+[[noreturn]] void Disagree(const char* what) {
+  std::fprintf(stderr, "fuzz: %s\n", what);
+  std::abort();
+}
+
+// Limits small enough that libFuzzer's memory cap is never the one to stop an
+// input, large enough for every seed to import.
+Limits FuzzLimits() {
+  Limits limits;
+  limits.max_decompressed_bytes = 256u << 20;
+  limits.max_member_bytes = 64u << 20;
+  limits.max_samples = 2'000'000;
+  limits.max_stack_nodes = 2'000'000;
+  limits.max_xml_ids = 2'000'000;
+  limits.max_xml_text_bytes = 1u << 20;
+  return limits;
+}
+
+SharedBytes Share(ByteSpan bytes) {
+  return std::make_shared<const std::vector<uint8_t>>(bytes.data(), bytes.data() + bytes.size());
+}
+
+void Zip(ByteSpan input) {
+  auto archive = ZipArchive::Open(input, FuzzLimits());
+  if (!archive.ok()) return;
+  for (const ZipEntry& entry : archive->entries()) (void)archive->Extract(entry);
+}
+
+// Inflate and InflateStream give the same bytes, or the same error.
+void InflateBoth(ByteSpan input) {
+  for (InflateFormat format : {InflateFormat::kRawDeflate, InflateFormat::kZlib}) {
+    auto whole = Inflate(input, format, 16u << 20, 7);
+    std::vector<uint8_t> streamed;
+    Status status = InflateStream(input, format, 16u << 20, 7, [&](ByteSpan piece) {
+      streamed.insert(streamed.end(), piece.data(), piece.data() + piece.size());
+    });
+    if (whole.ok() != status.ok()) Disagree("Inflate and InflateStream differ on success");
+    if (whole.ok() && *whole != streamed) Disagree("InflateStream's bytes differ from Inflate's");
+    if (!whole.ok() && whole.status().ToString() != status.ToString()) {
+      Disagree("InflateStream's error differs from Inflate's");
+    }
+  }
+}
+
+// Fed in two pieces split where the first byte says.
+void Gzip(ByteSpan input) {
+  Limits limits = FuzzLimits();
+  GzipDecoder decoder(limits, [](ByteSpan) { return OkStatus(); });
+  size_t split = input.empty() ? 0 : input[0] % (input.size() + 1);
+  if (!decoder.Feed(input.first(split)).ok()) return;
+  if (!decoder.Feed(input.subspan(split)).ok()) return;
+  (void)decoder.Finish();
+}
+
+void BinaryPlist(ByteSpan input) { (void)Plist::Parse(input); }
+
+void KeyedArchiveTarget(ByteSpan input) { (void)KeyedArchive::Parse(input); }
+
+void FormTemplate(ByteSpan input) { (void)trace_bundle::ReadFormTemplate(input); }
+
+// BulkStore over the whole and the row counter over pieces count alike.
+void BulkStoreRows(ByteSpan input) {
+  auto store = trace_bundle::BulkStore::Open(Share(input));
+  trace_bundle::BulkStoreRowCounter counter;
+  size_t piece = input.empty() ? 1 : input[input.size() - 1] % 64 + 1;
+  for (size_t at = 0; at < input.size(); at += piece) {
+    counter.Feed(input.subspan(at, std::min(piece, input.size() - at)));
+  }
+  auto counted = counter.Finish();
+  if (store.ok() != counted.ok()) Disagree("BulkStore and the row counter differ on success");
+  if (!store.ok()) {
+    if (store.status().ToString() != counted.status().ToString()) {
+      Disagree("the row counter's error differs from BulkStore's");
+    }
+    return;
+  }
+  uint64_t rows = 0;
+  for (uint64_t i = 0; i < store->row_count(); ++i) rows += store->IsPadding(i) ? 0 : 1;
+  if (rows != *counted) Disagree("the row counter's count differs from BulkStore's");
+}
+
+// An index and a data file: a 4-byte little-endian index length first.
+void UniquerArrays(ByteSpan input) {
+  if (input.size() < 4) return;
+  uint32_t index_size;
+  std::memcpy(&index_size, input.data(), 4);
+  ByteSpan rest = input.subspan(4);
+  index_size = static_cast<uint32_t>(std::min<size_t>(index_size, rest.size()));
+  SharedBytes index = index_size ? Share(rest.first(index_size)) : nullptr;
+  auto uniquer =
+      trace_bundle::Uniquer::Open(index, Share(rest.subspan(index_size)), "integeruniquer.data");
+  if (!uniquer.ok()) return;
+  std::vector<uint64_t> elements;
+  for (uint64_t ref = 0; ref < std::min<uint64_t>(uniquer->size(), 4096); ++ref) {
+    elements.clear();
+    (void)uniquer->AppendArray(ref, &elements, 16384);
+    (void)uniquer->Head(ref, 2);
+  }
+}
+
+void SymbolArchive(ByteSpan input) {
+  auto archive = trace_bundle::SymbolArchive::Parse(input);
+  if (archive.ok()) {
+    for (uint64_t offset : {0ull, 0x1000ull, 0x4000ull, 0x100000ull}) (void)archive->Lookup(offset);
+  }
+  (void)trace_bundle::ParseImageList(input);
+}
+
+// A whole import and everything made from its result.
+void ImportAll(ByteSpan input, size_t chunk) {
+  ImportOptions options;
+  options.name = "fuzz.trace";
+  options.limits = FuzzLimits();
+  Import import(options);
+  for (size_t at = 0; at < input.size(); at += chunk) {
+    if (!import.Feed(input.subspan(at, std::min(chunk, input.size() - at))).ok()) return;
+  }
+  auto group = import.Finish();
+  if (!group.ok()) return;
+  speedscope::WriteJson(*group, [](std::string_view) { return true; });
+  (void)speedscope::FoldedStacks(*group);
+  (void)Summary(*group, SummaryFrames::kInclude).dump();
+}
+
+// An XML export (or anything) fed in pieces of a size the input's length picks.
+void XmlImport(ByteSpan input) { ImportAll(input, 1 + input.size() % 4093); }
+
+void WholeImport(ByteSpan input) { ImportAll(input, std::max<size_t>(input.size(), 1)); }
+
+}  // namespace
+
+const std::vector<Target>& Targets() {
+  static const std::vector<Target> targets = {
+      {"zip", Zip},
+      {"inflate", InflateBoth},
+      {"gzip", Gzip},
+      {"bplist", BinaryPlist},
+      {"keyed_archive", KeyedArchiveTarget},
+      {"form_template", FormTemplate},
+      {"bulkstore", BulkStoreRows},
+      {"uniquer", UniquerArrays},
+      {"symbol_archive", SymbolArchive},
+      {"xml", XmlImport},
+      {"import", WholeImport},
+  };
+  return targets;
+}
+
+const Target* FindTarget(std::string_view name) {
+  for (const Target& target : Targets()) {
+    if (name == target.name) return &target;
+  }
+  return nullptr;
+}
+
+}  // namespace instrumentscope::fuzz
