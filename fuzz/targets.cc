@@ -54,12 +54,14 @@ void Zip(ByteSpan input) {
   for (const ZipEntry& entry : archive->entries()) (void)archive->Extract(entry);
 }
 
-// Inflate and InflateStream give the same bytes, or the same error.
+// Inflate and InflateStream give the same bytes, or the same error. Output
+// stops at 1 MiB: the zero-filled streams of the seeds would otherwise expand
+// to megabytes on every run.
 void InflateBoth(ByteSpan input) {
   for (InflateFormat format : {InflateFormat::kRawDeflate, InflateFormat::kZlib}) {
-    auto whole = Inflate(input, format, 16u << 20, 7);
+    auto whole = Inflate(input, format, 1u << 20, 7);
     std::vector<uint8_t> streamed;
-    Status status = InflateStream(input, format, 16u << 20, 7, [&](ByteSpan piece) {
+    Status status = InflateStream(input, format, 1u << 20, 7, [&](ByteSpan piece) {
       streamed.insert(streamed.end(), piece.data(), piece.data() + piece.size());
     });
     if (whole.ok() != status.ok()) Disagree("Inflate and InflateStream differ on success");

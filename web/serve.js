@@ -66,10 +66,9 @@ const VIEWER_POLICY = [
   "base-uri 'none'",
   "form-action 'none'",
 ].join('; ');
-// The core's Embind glue (Emscripten 3.1.6) builds its call wrappers with
-// new Function, so the worker that runs it needs 'unsafe-eval'; it holds no
-// markup and reaches nothing but this origin.
-const WORKER_POLICY = "default-src 'self'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'self'";
+// The worker compiles the core's WebAssembly; its glue is built without eval
+// or new Function (-sDYNAMIC_EXECUTION=0), so 'unsafe-eval' is not needed.
+const WORKER_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'";
 
 function policyFor(file) {
   if (file === WORKER_FILE) return WORKER_POLICY;

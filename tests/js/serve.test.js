@@ -1,10 +1,12 @@
 // web/serve.js: the page's server serves its four folders with the right
 // types and Content-Security-Policies, and nothing outside them.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { after, before, test } from 'node:test';
 
 import { serve } from '../../web/serve.js';
+import { ROOT } from './support.js';
 
 let server;
 let origin;
@@ -57,7 +59,8 @@ test('every response carries a policy that keeps requests on the origin', async 
   for (const path of ['/src/worker.js', '/src//worker.js', '/src/./worker.js']) {
     const worker = (await get(path)).headers['content-security-policy'];
     assert.match(worker, /default-src 'self'/, path);
-    assert.match(worker, /script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'/, path);
+    assert.match(worker, /script-src 'self' 'wasm-unsafe-eval'/, path);
+    assert.doesNotMatch(worker, / 'unsafe-eval'/, path);
   }
   const viewer = (await get('/speedscope/index.html')).headers['content-security-policy'];
   assert.match(viewer, /default-src 'self'/);
@@ -77,4 +80,10 @@ test('nothing outside the site is served', async () => {
   const head = await get('/', 'HEAD');
   assert.equal(head.status, 200);
   assert.equal(head.body.length, 0);
+});
+
+test("the core's glue runs under a policy without 'unsafe-eval': no eval, no new Function", () => {
+  const glue = readFileSync(`${ROOT}/web/dist/instrumentscope-core.js`, 'utf8');
+  assert.doesNotMatch(glue, /new Function\b/);
+  assert.doesNotMatch(glue, /\beval\(/);
 });

@@ -122,8 +122,8 @@ export interface ImportOptions {
    * it in their own thread. */
   worker?: boolean;
   /** Where the package's worker.js is served, for bundlers that move it;
-   * defaults to beside index.js. Its response may need a Content-Security-Policy
-   * with 'unsafe-eval' and 'wasm-unsafe-eval' (see the README). */
+   * defaults to beside index.js. Under a Content-Security-Policy its response
+   * needs 'wasm-unsafe-eval' (see the README). */
   workerURL?: string | URL;
 }
 
