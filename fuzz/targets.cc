@@ -82,11 +82,17 @@ void Gzip(ByteSpan input) {
   (void)decoder.Finish();
 }
 
-void BinaryPlist(ByteSpan input) { (void)Plist::Parse(input); }
+void BinaryPlist(ByteSpan input) {
+  (void)Plist::Parse(input);
+}
 
-void KeyedArchiveTarget(ByteSpan input) { (void)KeyedArchive::Parse(input); }
+void KeyedArchiveTarget(ByteSpan input) {
+  (void)KeyedArchive::Parse(input);
+}
 
-void FormTemplate(ByteSpan input) { (void)trace_bundle::ReadFormTemplate(input); }
+void FormTemplate(ByteSpan input) {
+  (void)trace_bundle::ReadFormTemplate(input);
+}
 
 // BulkStore over the whole and the row counter over pieces count alike.
 void BulkStoreRows(ByteSpan input) {
@@ -153,9 +159,13 @@ void ImportAll(ByteSpan input, size_t chunk) {
 }
 
 // An XML export (or anything) fed in pieces of a size the input's length picks.
-void XmlImport(ByteSpan input) { ImportAll(input, 1 + input.size() % 4093); }
+void XmlImport(ByteSpan input) {
+  ImportAll(input, 1 + input.size() % 4093);
+}
 
-void WholeImport(ByteSpan input) { ImportAll(input, std::max<size_t>(input.size(), 1)); }
+void WholeImport(ByteSpan input) {
+  ImportAll(input, std::max<size_t>(input.size(), 1));
+}
 
 }  // namespace
 

@@ -110,12 +110,13 @@ Result<std::vector<uint8_t>> Inflate(ByteSpan compressed, InflateFormat format, 
   // would zero-fill and copy it again at every doubling.
   std::vector<std::unique_ptr<uint8_t[]>> pieces;
   uint64_t produced = 0;
-  Status status = RunInflate(compressed, format, max_output, base_offset, [&](size_t filled, bool last) -> uint8_t* {
-    produced += filled;
-    if (last) return nullptr;
-    pieces.emplace_back(new uint8_t[kPieceBytes]);  // uninitialized: inflate fills it
-    return pieces.back().get();
-  });
+  Status status = RunInflate(
+      compressed, format, max_output, base_offset, [&](size_t filled, bool last) -> uint8_t* {
+        produced += filled;
+        if (last) return nullptr;
+        pieces.emplace_back(new uint8_t[kPieceBytes]);  // uninitialized: inflate fills it
+        return pieces.back().get();
+      });
   if (!status.ok()) return status;
   if (produced > std::vector<uint8_t>().max_size()) {
     return Status(ErrorCode::kLimitExceeded, "the inflated data does not fit in memory (" +

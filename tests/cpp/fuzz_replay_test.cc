@@ -2,10 +2,9 @@
 // (each once broke its target), and mutated copies of small real inputs, run
 // through the targets, which end in a value or an error. Under the sanitizer
 // build a read out of bounds or undefined behaviour fails the test.
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <random>
-
-#include <catch2/catch.hpp>
 
 #include "fuzz/targets.h"
 #include "test_support.h"
@@ -79,7 +78,8 @@ TEST_CASE("Mutated inputs end in a profile or an error") {
   size_t runs = 0;
   for (size_t i = 0; i < inputs.size(); ++i) {
     INFO(inputs[i]);
-    for (const std::vector<uint8_t>& mutant : Mutants(ReadFile(inputs[i]), static_cast<uint32_t>(i))) {
+    for (const std::vector<uint8_t>& mutant :
+         Mutants(ReadFile(inputs[i]), static_cast<uint32_t>(i))) {
       Run("import", mutant);
       ++runs;
     }

@@ -74,13 +74,12 @@ TEST_CASE("InflateStream hands the output over in order, in pieces of at most 25
   std::vector<uint8_t> joined;
   size_t largest = 0;
   size_t pieces = 0;
-  Status status = InflateStream(Span(compressed), InflateFormat::kZlib, text.size(), 0,
-                                [&](ByteSpan piece) {
-                                  joined.insert(joined.end(), piece.data(),
-                                                piece.data() + piece.size());
-                                  largest = std::max(largest, piece.size());
-                                  ++pieces;
-                                });
+  Status status =
+      InflateStream(Span(compressed), InflateFormat::kZlib, text.size(), 0, [&](ByteSpan piece) {
+        joined.insert(joined.end(), piece.data(), piece.data() + piece.size());
+        largest = std::max(largest, piece.size());
+        ++pieces;
+      });
   REQUIRE(status.ok());
   CHECK(joined == text);
   CHECK(largest == 256 * 1024);

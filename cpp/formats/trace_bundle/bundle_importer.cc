@@ -160,7 +160,7 @@ class BundleReader {
     // (timeline, thread ref, process ref) → builder thread
     std::map<std::tuple<ProfileBuilder::TimelineId, uint64_t, uint64_t>, ProfileBuilder::ThreadId>
         threads;
-    std::unordered_map<uint64_t, StackId> stacks;  // stack ref → stack
+    std::unordered_map<uint64_t, StackId> stacks;       // stack ref → stack
     std::unordered_map<uint64_t, RootPart> root_parts;  // a stack's last part → its prefix
     // pid (kNoPid: no symbols) → its frames: unsymbolicated stacks repeat
     // addresses in hundreds of thousands of distinct stacks.
@@ -499,9 +499,8 @@ Result<StackId> BundleReader::Stack(uint32_t run, uint64_t stack_ref) {
   return stack;
 }
 
-FrameId BundleReader::NameFrame(const SymbolTable* symbols,
-                                const std::vector<ProcessImage>* images, uint64_t address,
-                                bool caller) {
+FrameId BundleReader::NameFrame(const SymbolTable* symbols, const std::vector<ProcessImage>* images,
+                                uint64_t address, bool caller) {
   std::optional<SymbolTable::Match> match;
   if (symbols) {
     match = symbols->Lookup(address);

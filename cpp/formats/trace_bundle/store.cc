@@ -305,6 +305,8 @@ ByteSpan BulkStore::Row(uint64_t row) const {
   return ByteSpan(bytes_->data() + row_offset(row), row_size_);
 }
 
-bool BulkStore::IsPadding(uint64_t row) const { return AllZero(Row(row)); }
+bool BulkStore::IsPadding(uint64_t row) const {
+  return AllZero(Row(row));
+}
 
 }  // namespace instrumentscope::trace_bundle
