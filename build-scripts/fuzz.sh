@@ -4,8 +4,8 @@
 #   build-scripts/fuzz.sh [SECONDS] [TARGET...]     (default: 60 seconds, every target)
 # What a run learns stays in build/fuzz/corpus/<target> for the next run. A crash,
 # hang or memory blow-up is kept in build/fuzz/findings/<target>/ and fails the
-# run; once fixed, copy the input into tests/fuzz/<target>/, where `npm test`
-# replays it.
+# run; once fixed, copy the input into tests/fuzz/<target>/: libFuzzer runs every
+# input of its corpus folders first, so each fuzzing pass, npm test's too, replays it.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 seconds="${1:-60}"

@@ -1,7 +1,7 @@
 // Fuzz targets: each takes any bytes and must end in a value or an error, never
 // a crash, a hang, or a read outside its input. libFuzzer drives them
-// (fuzz_main.cc, one binary per target, `npm run fuzz`); the native tests
-// replay the inputs kept in tests/fuzz/<target>/ through the same functions.
+// (fuzz_main.cc, one binary per target, `npm run fuzz`); the native tests run
+// mutated real inputs through the same functions.
 #ifndef INSTRUMENTSCOPE_FUZZ_TARGETS_H_
 #define INSTRUMENTSCOPE_FUZZ_TARGETS_H_
 

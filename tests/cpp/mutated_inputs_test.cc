@@ -1,6 +1,5 @@
-// The fuzz targets outside libFuzzer: the inputs kept in tests/fuzz/<target>/
-// (each once broke its target), and mutated copies of small real inputs, run
-// through the targets, which end in a value or an error. Under the sanitizer
+// Mutated copies of small real inputs through the whole-import fuzz target,
+// outside libFuzzer: each ends in a value or an error. Under the sanitizer
 // build a read out of bounds or undefined behaviour fails the test.
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -20,20 +19,6 @@ void Run(const char* target_name, const std::vector<uint8_t>& bytes) {
   const fuzz::Target* target = fuzz::FindTarget(target_name);
   REQUIRE(target);
   target->run(ByteSpan(bytes.data(), bytes.size()));
-}
-
-TEST_CASE("Inputs kept from fuzzing end without a crash") {
-  fs::path kept = SourcePath("tests/fuzz");
-  if (!fs::exists(kept)) return;  // none kept yet
-  for (const auto& folder : fs::directory_iterator(kept)) {
-    std::string target = folder.path().filename().string();
-    INFO("target " << target);
-    REQUIRE(fuzz::FindTarget(target));
-    for (const auto& input : fs::directory_iterator(folder.path())) {
-      INFO(input.path().string());
-      Run(target.c_str(), ReadFile(input.path().string()));
-    }
-  }
 }
 
 // Cut short at 15 places, a bit flipped at 16, four bytes of 0xFF at 8.
