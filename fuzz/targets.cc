@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/limits.h"
 #include "container/bplist.h"
@@ -41,6 +42,8 @@ Limits FuzzLimits() {
   limits.max_stack_nodes = 2'000'000;
   limits.max_xml_ids = 2'000'000;
   limits.max_xml_text_bytes = 1u << 20;
+  limits.max_plist_objects = 1'000'000;
+  limits.max_plist_depth = 64;
   return limits;
 }
 
@@ -82,16 +85,37 @@ void Gzip(ByteSpan input) {
   (void)decoder.Finish();
 }
 
+// Walks the containers under `object` by recursion, each once: a parsed
+// plist promises that this ends within limits.maxPlistDepth levels.
+void Walk(const Plist& plist, uint32_t object, uint32_t level, uint32_t max_depth,
+          std::vector<bool>& walked) {
+  if (level > max_depth) Disagree("a parsed plist nests deeper than its limit, or in a cycle");
+  if (walked[object]) return;
+  for (uint32_t child : plist.object(object).children) {
+    Walk(plist, child, level + 1, max_depth, walked);
+  }
+  walked[object] = true;
+}
+
 void BinaryPlist(ByteSpan input) {
-  (void)Plist::Parse(input);
+  Limits limits = FuzzLimits();
+  auto plist = Plist::Parse(input, limits);
+  if (!plist.ok()) return;
+  std::vector<bool> walked(plist->size());
+  Walk(*plist, plist->root(), 0, limits.max_plist_depth, walked);
 }
 
 void KeyedArchiveTarget(ByteSpan input) {
-  (void)KeyedArchive::Parse(input);
+  auto archive = KeyedArchive::Parse(input, FuzzLimits());
+  if (!archive.ok()) return;
+  for (std::string_view key : archive->TopKeys()) {
+    auto top = archive->Top(key);
+    if (top.ok()) (void)archive->Describe(*top, 6);
+  }
 }
 
 void FormTemplate(ByteSpan input) {
-  (void)trace_bundle::ReadFormTemplate(input);
+  (void)trace_bundle::ReadFormTemplate(input, FuzzLimits());
 }
 
 // BulkStore over the whole and the row counter over pieces count alike.

@@ -15,9 +15,22 @@ struct Limits {
   // Bytes one member of a bundle (a zip entry, a zlib file) may expand to:
   // members are held in memory whole.
   uint64_t max_member_bytes = uint64_t{1} << 30;
+  // Zips inside zips (a bundle zipped with its folder, zipped again).
+  uint32_t max_zip_nesting = 4;
+  // Entries in one zip's central directory (bundles hold hundreds).
+  uint64_t max_zip_entries = 1'000'000;
+  // Objects in one binary plist: Instruments' largest hold hundreds of
+  // thousands, and each costs the decoder about 80 bytes.
+  uint64_t max_plist_objects = 10'000'000;
+  // Arrays and dictionaries nested in one binary plist (Instruments' nest a
+  // few deep; keyed archives nest through references, which do not count).
+  uint32_t max_plist_depth = 512;
   // Nesting of XML elements (xctrace's go eight deep; libxml2's push parser
   // enforces no depth of its own).
   uint32_t max_xml_depth = 256;
+  // Elements in one XML document: xctrace writes about 37 per KB, so this
+  // is an export of some 27 GB.
+  uint64_t max_xml_elements = 1'000'000'000;
   // Distinct id="N" values kept per XML <node>.
   uint64_t max_xml_ids = 100'000'000;
   // Characters of text inside one XML element.

@@ -8,7 +8,6 @@
 #include <emscripten/val.h>
 
 #include <cstdint>
-#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -17,6 +16,7 @@
 
 #include "base/json.h"
 #include "import/import.h"
+#include "import/options.h"
 #include "report/summary.h"
 #include "speedscope/writer.h"
 
@@ -73,47 +73,11 @@ val TypedArrayCopy(const char* type, const PagedVector<T>& values) {
   return array;
 }
 
-Status ReadOptions(const std::string& text, ImportOptions* options) {
-  nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!json.is_object()) return Status(ErrorCode::kInvalidArgument, "options are not an object");
-  if (json.contains("name") && json["name"].is_string()) options->name = json["name"];
-  if (json.contains("run") && !json["run"].is_null()) {
-    const nlohmann::json& run = json["run"];
-    if (!run.is_number_unsigned() || run.get<uint64_t>() == 0 || run.get<uint64_t>() > UINT32_MAX) {
-      return Status(ErrorCode::kInvalidArgument, "options.run must be a positive integer");
-    }
-    options->run = run.get<uint32_t>();
-  }
-  if (json.contains("limits") && json["limits"].is_object()) {
-    const nlohmann::json& limits = json["limits"];
-    auto read = [&limits](const char* key, auto* field) -> Status {
-      if (!limits.contains(key)) return OkStatus();
-      using Field = std::remove_pointer_t<decltype(field)>;
-      if (!limits[key].is_number_unsigned() || limits[key].get<uint64_t>() == 0 ||
-          limits[key].get<uint64_t>() > std::numeric_limits<Field>::max()) {
-        return Status(ErrorCode::kInvalidArgument,
-                      std::string("options.limits.") + key + " must be a positive integer");
-      }
-      *field = limits[key].get<Field>();
-      return OkStatus();
-    };
-    RETURN_IF_ERROR(read("maxDecompressedBytes", &options->limits.max_decompressed_bytes));
-    RETURN_IF_ERROR(read("maxMemberBytes", &options->limits.max_member_bytes));
-    RETURN_IF_ERROR(read("maxStackNodes", &options->limits.max_stack_nodes));
-    RETURN_IF_ERROR(read("maxXmlDepth", &options->limits.max_xml_depth));
-    RETURN_IF_ERROR(read("maxXmlIds", &options->limits.max_xml_ids));
-    RETURN_IF_ERROR(read("maxXmlTextBytes", &options->limits.max_xml_text_bytes));
-    RETURN_IF_ERROR(read("maxFramesPerStack", &options->limits.max_frames_per_stack));
-    RETURN_IF_ERROR(read("maxSamples", &options->limits.max_samples));
-  }
-  return OkStatus();
-}
-
 // Returns {session} or {error}.
 val BeginImport(const std::string& options_json) {
   static int next_session = 1;
   ImportOptions options;
-  Status status = ReadOptions(options_json, &options);
+  Status status = ReadImportOptions(options_json, &options);
   if (!status.ok()) return ErrorValue(status);
   int session = next_session++;
   Sessions()[session] = std::make_unique<Import>(std::move(options));

@@ -1,5 +1,6 @@
 #include "container/bplist.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -12,9 +13,6 @@ namespace {
 
 constexpr std::string_view kMagic = "bplist00";
 constexpr size_t kTrailerSize = 32;
-// Far beyond any real plist (Instruments' largest hold hundreds of
-// thousands), and every object costs this decoder about 80 bytes: 800 MB.
-constexpr uint64_t kMaxObjects = 10'000'000;
 
 struct Trailer {
   uint8_t offset_size = 0;
@@ -40,7 +38,7 @@ std::string Hex(uint8_t byte) {
 
 // Checks the header and the trailer, and that the offset table lies between
 // the objects and the trailer, before anything else is read.
-Result<Trailer> ReadTrailer(ByteSpan bytes) {
+Result<Trailer> ReadTrailer(ByteSpan bytes, const Limits& limits) {
   if (bytes.size() < kMagic.size() + kTrailerSize) {
     return Corrupt("a binary plist of " + std::to_string(bytes.size()) +
                        " bytes is too short for its header and trailer",
@@ -92,10 +90,11 @@ Result<Trailer> ReadTrailer(ByteSpan bytes) {
                        std::to_string(trailer.offset_table_offset) + " runs into the trailer",
                    trailer_start + 8);
   }
-  if (trailer.num_objects > kMaxObjects) {
+  if (trailer.num_objects > limits.max_plist_objects) {
     return Status(ErrorCode::kLimitExceeded,
                   "a binary plist of " + std::to_string(trailer.num_objects) +
-                      " objects exceeds the limit of " + std::to_string(kMaxObjects))
+                      " objects exceeds the limit of " + std::to_string(limits.max_plist_objects) +
+                      " (limits.maxPlistObjects)")
         .WithOffset(trailer_start + 8);
   }
   if (trailer.top_object >= trailer.num_objects) {
@@ -166,8 +165,11 @@ const char* PlistTypeName(PlistType type) {
 // Decodes the objects one by one, in the offset table's order.
 class PlistParser {
  public:
-  PlistParser(ByteSpan bytes, const Trailer& trailer)
-      : bytes_(bytes), trailer_(trailer), object_data_(bytes.first(trailer.offset_table_offset)) {}
+  PlistParser(ByteSpan bytes, const Trailer& trailer, uint32_t max_depth)
+      : bytes_(bytes),
+        trailer_(trailer),
+        object_data_(bytes.first(trailer.offset_table_offset)),
+        max_depth_(max_depth) {}
 
   Result<Plist> Parse() {
     plist_.objects_.resize(trailer_.num_objects);
@@ -193,6 +195,7 @@ class PlistParser {
       plist_.objects_[pending.object].string =
           std::string_view(plist_.text_.data() + pending.start, pending.size);
     }
+    RETURN_IF_ERROR(CheckNesting());
     plist_.root_ = static_cast<uint32_t>(trailer_.top_object);
     return std::move(plist_);
   }
@@ -375,9 +378,76 @@ class PlistParser {
     return OkStatus();
   }
 
+  // Containers hold their children by index, so the input can make one
+  // contain itself. Refused here, with nesting deeper than the limit, so
+  // that whatever walks a Plist may recurse. Shared children are measured
+  // once: the walk is linear in the references.
+  Status CheckNesting() const {
+    // Per object, 1 + the containers nested in it (itself included); 0 while
+    // not measured yet, kOnPath while being measured: met again, a cycle.
+    constexpr uint32_t kOnPath = UINT32_MAX;
+    std::vector<uint32_t> measured(plist_.objects_.size(), 0);
+    struct Step {
+      uint32_t object;
+      uint32_t next_child;
+    };
+    std::vector<Step> path;
+    for (uint32_t start = 0; start < plist_.objects_.size(); ++start) {
+      if (measured[start] != 0) continue;
+      path.push_back({start, 0});
+      measured[start] = kOnPath;
+      while (!path.empty()) {
+        Step& step = path.back();
+        const PlistObject& object = plist_.objects_[step.object];
+        if (step.next_child == object.children.size()) {
+          uint32_t nesting = 0;
+          for (uint32_t child : object.children) nesting = std::max(nesting, measured[child] - 1);
+          if (IsContainer(object.type)) ++nesting;
+          if (nesting > max_depth_) {
+            return Status(ErrorCode::kLimitExceeded,
+                          "object " + std::to_string(step.object) + " nests containers " +
+                              std::to_string(nesting) + " deep, more than " +
+                              std::to_string(max_depth_) + " (limits.maxPlistDepth)")
+                .WithOffset(ObjectOffset(step.object));
+          }
+          measured[step.object] = nesting + 1;
+          path.pop_back();
+          continue;
+        }
+        uint32_t child = object.children[step.next_child++];
+        if (measured[child] == kOnPath) {
+          return Corrupt(
+              "object " + std::to_string(child) + " contains itself" +
+                  (child == step.object ? std::string()
+                                        : " (through object " + std::to_string(step.object) + ")"),
+              ObjectOffset(child));
+        }
+        if (measured[child] == 0) {
+          measured[child] = kOnPath;
+          path.push_back({child, 0});
+        }
+      }
+    }
+    return OkStatus();
+  }
+
+  static bool IsContainer(PlistType type) {
+    return type == PlistType::kArray || type == PlistType::kSet || type == PlistType::kDictionary;
+  }
+
+  // Where an object starts; the table was read whole already.
+  uint64_t ObjectOffset(uint32_t object) const {
+    ByteReader table(bytes_);
+    uint64_t entry = trailer_.offset_table_offset + uint64_t{object} * trailer_.offset_size;
+    if (!table.Seek(entry).ok()) return entry;
+    auto offset = table.ReadUIntBe(trailer_.offset_size);
+    return offset.ok() ? *offset : entry;
+  }
+
   const ByteSpan bytes_;
   const Trailer trailer_;
   const ByteSpan object_data_;  // from the start to the offset table: no object reaches beyond
+  const uint32_t max_depth_;
   Plist plist_;
   uint32_t index_ = 0;  // the object being parsed
   uint64_t payload_total_ = 0;
@@ -385,9 +455,9 @@ class PlistParser {
   std::vector<Pending> pending_text_;
 };
 
-Result<Plist> Plist::Parse(ByteSpan bytes) {
-  ASSIGN_OR_RETURN(Trailer trailer, ReadTrailer(bytes));
-  return PlistParser(bytes, trailer).Parse();
+Result<Plist> Plist::Parse(ByteSpan bytes, const Limits& limits) {
+  ASSIGN_OR_RETURN(Trailer trailer, ReadTrailer(bytes, limits));
+  return PlistParser(bytes, trailer, limits.max_plist_depth).Parse();
 }
 
 std::optional<uint32_t> Plist::DictValueIndex(const PlistObject& dict, std::string_view key) const {

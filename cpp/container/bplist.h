@@ -1,8 +1,8 @@
 // Apple binary property lists ("bplist00"), decoded defensively into a flat
 // table of objects: containers hold the indices of their children, so reading
-// a plist needs no pointers and no recursion, and a cycle in the input is just
-// an index like any other. Every index in the table is checked while parsing,
-// so lookups through a parsed Plist are always in range.
+// a plist needs no pointers and no recursion. Every index in the table is
+// checked while parsing, so lookups through a parsed Plist are always in
+// range, and no container contains itself or nests beyond limits.maxPlistDepth.
 #ifndef INSTRUMENTSCOPE_CONTAINER_BPLIST_H_
 #define INSTRUMENTSCOPE_CONTAINER_BPLIST_H_
 
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/byte_span.h"
+#include "base/limits.h"
 #include "base/status.h"
 
 namespace instrumentscope {
@@ -71,7 +72,7 @@ struct PlistObject {
 class Plist {
  public:
   // `bytes` must outlive the Plist: strings and data point into it.
-  static Result<Plist> Parse(ByteSpan bytes);
+  static Result<Plist> Parse(ByteSpan bytes, const Limits& limits);
 
   // Views point into the arenas, whose buffers a move keeps but a copy would not.
   Plist(Plist&&) = default;

@@ -6,8 +6,6 @@ namespace instrumentscope {
 namespace {
 
 constexpr std::string_view kNestedSeparator = "!/";
-// Zips inside zips inside zips…: a limit, so a crafted archive cannot recurse.
-constexpr int kMaxZipNesting = 4;
 
 std::string NormalizePath(std::string_view path) {
   std::string normalized(path);
@@ -58,10 +56,12 @@ Result<SharedBytes> FileTree::Read(std::string_view path) const {
   SharedBytes bytes;
   ASSIGN_OR_RETURN(bytes, ReadFile(outer));
   std::string_view rest = path.substr(separator + kNestedSeparator.size());
-  for (int level = 1;; ++level) {
-    if (level > kMaxZipNesting) {
-      return Status(ErrorCode::kLimitExceeded,
-                    "zips nested more than " + std::to_string(kMaxZipNesting) + " deep")
+  // Zips inside zips inside zips…: a limit, so a crafted archive cannot recurse.
+  for (uint64_t level = 1;; ++level) {
+    if (level > limits_.max_zip_nesting) {
+      return Status(ErrorCode::kLimitExceeded, "zips nested more than " +
+                                                   std::to_string(limits_.max_zip_nesting) +
+                                                   " deep (limits.maxZipNesting)")
           .WithPath(std::string(path));
     }
     std::unique_ptr<ZipTree> inner;

@@ -47,8 +47,8 @@ std::string ShortQuoted(std::string_view text) {
 
 }  // namespace
 
-Result<KeyedArchive> KeyedArchive::Parse(ByteSpan bytes) {
-  ASSIGN_OR_RETURN(Plist plist, Plist::Parse(bytes));
+Result<KeyedArchive> KeyedArchive::Parse(ByteSpan bytes, const Limits& limits) {
+  ASSIGN_OR_RETURN(Plist plist, Plist::Parse(bytes, limits));
   KeyedArchive archive(std::move(plist));
   RETURN_IF_ERROR(archive.Validate());
   return archive;
@@ -305,8 +305,7 @@ void KeyedArchive::DescribeValue(const PlistObject& value, int depth, int indent
     case PlistType::kSet:
     case PlistType::kDictionary: break;
   }
-  // Inline containers count as a level too, so that a plist cycle among
-  // them ends at max_depth.
+  // Inline containers count as a level too, as nested as the plist allows.
   const bool is_dictionary = value.type == PlistType::kDictionary;
   const size_t count = is_dictionary ? value.children.size() / 2 : value.children.size();
   out += std::string(PlistTypeName(value.type)) + " of " + std::to_string(count);

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "base/byte_span.h"
+#include "base/limits.h"
 #include "base/status.h"
 #include "container/bplist.h"
 
@@ -28,7 +29,7 @@ namespace instrumentscope {
 
 class KeyedArchive {
  public:
-  static Result<KeyedArchive> Parse(ByteSpan bytes);
+  static Result<KeyedArchive> Parse(ByteSpan bytes, const Limits& limits);
 
   int64_t version() const { return version_; }  // 100000 in every archive seen
   // The number of objects. Methods taking an object index expect one below

@@ -30,9 +30,6 @@ constexpr uint32_t kZip64Marker = 0xffffffff;
 constexpr uint16_t kFlagEncrypted = 0x0001;
 constexpr uint16_t kMethodStored = 0;
 constexpr uint16_t kMethodDeflate = 8;
-// Far more than a .trace bundle holds (hundreds of files), and a bound on what
-// a forged entry count can make Open allocate.
-constexpr uint64_t kMaxEntries = 1'000'000;
 
 Status Corrupt(const std::string& message, uint64_t offset) {
   return Status(ErrorCode::kZipCorrupt, message).WithOffset(offset);
@@ -76,7 +73,7 @@ Result<size_t> FindEndRecord(ByteSpan archive) {
 
 // Reads the end record at `end_offset` and, when a zip64 locator precedes it,
 // the zip64 end record, whose 64-bit fields then replace the 32-bit ones.
-Result<CentralDirectory> ReadEndRecords(ByteSpan archive, size_t end_offset) {
+Result<CentralDirectory> ReadEndRecords(ByteSpan archive, size_t end_offset, const Limits& limits) {
   ByteReader reader(archive);
   RETURN_IF_ERROR(reader.Seek(end_offset + 4));
   ASSIGN_OR_RETURN(uint32_t disk, reader.ReadU16Le());
@@ -126,10 +123,11 @@ Result<CentralDirectory> ReadEndRecords(ByteSpan archive, size_t end_offset) {
                        " in all, and there is only one disk",
                    record_offset);
   }
-  if (directory.entry_count > kMaxEntries) {
+  if (directory.entry_count > limits.max_zip_entries) {
     return Status(ErrorCode::kLimitExceeded,
                   "the archive lists " + std::to_string(directory.entry_count) +
-                      " entries; at most " + std::to_string(kMaxEntries) + " are read")
+                      " entries, more than " + std::to_string(limits.max_zip_entries) +
+                      " (limits.maxZipEntries)")
         .WithOffset(record_offset);
   }
   std::optional<uint64_t> directory_end = CheckedAdd(directory.offset, directory.size);
@@ -243,14 +241,15 @@ bool LooksLikeZip(ByteSpan prefix) {
 
 Result<ZipArchive> ZipArchive::Open(ByteSpan archive, const Limits& limits) {
   ASSIGN_OR_RETURN(size_t end_offset, FindEndRecord(archive));
-  ASSIGN_OR_RETURN(CentralDirectory directory, ReadEndRecords(archive, end_offset));
-  // ReadEndRecords checked that the central directory lies inside the archive
-  // and that its entries are few, so these fit a size_t.
+  ASSIGN_OR_RETURN(CentralDirectory directory, ReadEndRecords(archive, end_offset, limits));
+  // ReadEndRecords checked that the central directory lies inside the archive,
+  // so these fit a size_t, and each of its entries takes 46 bytes or more.
   ByteSpan directory_bytes =
       archive.subspan(static_cast<size_t>(directory.offset), static_cast<size_t>(directory.size));
   ByteReader reader(directory_bytes, directory.offset);
   std::vector<ZipEntry> entries;
-  entries.reserve(static_cast<size_t>(directory.entry_count));
+  entries.reserve(static_cast<size_t>(
+      std::min<uint64_t>(directory.entry_count, directory.size / kCentralHeaderSize)));
   for (uint64_t index = 0; index < directory.entry_count; ++index) {
     ASSIGN_OR_RETURN(ZipEntry entry,
                      ReadCentralEntry(reader, index, directory.entry_count, archive.size()));

@@ -19,8 +19,8 @@ constexpr size_t kNumObjectsFromEnd = 24;
 constexpr size_t kTopObjectFromEnd = 16;
 constexpr size_t kTableOffsetFromEnd = 8;
 
-Result<Plist> Parse(const std::vector<uint8_t>& bytes) {
-  return Plist::Parse(ByteSpan(bytes.data(), bytes.size()));
+Result<Plist> Parse(const std::vector<uint8_t>& bytes, const Limits& limits = Limits{}) {
+  return Plist::Parse(ByteSpan(bytes.data(), bytes.size()), limits);
 }
 
 void SetBigEndian(std::vector<uint8_t>& bytes, size_t position, uint64_t value, size_t width) {
@@ -292,14 +292,45 @@ TEST_CASE("A plist written by Python's plistlib") {
   CHECK(value("utf16").string == "h\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80");
 }
 
-TEST_CASE("A reference cycle is just an index") {
-  BplistWriter writer;
-  uint32_t array = writer.Array({0, 1});  // itself and the next object
-  writer.Dict({{writer.Ascii("self"), array}});
-  auto plist = Parse(writer.Build(array));
-  REQUIRE(plist.ok());
-  const PlistObject& root = plist->object(plist->root());
-  CHECK(root.children[0] == plist->root());
+TEST_CASE("An array or dictionary that contains itself is refused") {
+  BplistWriter itself;
+  uint32_t array = itself.Array({0, 1});  // itself and the next object
+  itself.Dict({{itself.Ascii("self"), array}});
+  CheckCorrupt(Parse(itself.Build(array)), 8, "object 0 contains itself");
+
+  BplistWriter through;  // [[…]]: two arrays, each inside the other
+  through.Array({1});
+  through.Array({0});
+  CheckCorrupt(Parse(through.Build(0)), 8, "object 0 contains itself (through object 1)");
+
+  BplistWriter dictionary;  // {"key": {…}}, its own value
+  uint32_t key = dictionary.Ascii("key");
+  dictionary.Dict({{key, key + 1}});
+  CheckCorrupt(Parse(dictionary.Build(key + 1)), 12, "object 1 contains itself");
+}
+
+TEST_CASE("Containers nest at most limits.maxPlistDepth deep") {
+  BplistWriter writer(2);  // [[[…[0]…]]], 600 arrays
+  uint32_t nested = writer.Int(0);
+  for (int level = 0; level < 600; ++level) nested = writer.Array({nested});
+  std::vector<uint8_t> bytes = writer.Build(nested);
+  auto deep = Parse(bytes);
+  REQUIRE_FALSE(deep.ok());
+  CHECK(deep.status().code() == ErrorCode::kLimitExceeded);
+  CHECK(deep.status().message() ==
+        "object 513 nests containers 513 deep, more than 512 (limits.maxPlistDepth)");
+  Limits limits;
+  limits.max_plist_depth = 600;
+  auto allowed = Parse(bytes, limits);
+  REQUIRE(allowed.ok());
+  CHECK(allowed->object(allowed->root()).children[0] == 599);
+
+  BplistWriter shared(2);  // each level holds the one below twice: 2^400 paths, 401 objects
+  uint32_t below = shared.Ascii("leaf");
+  for (int level = 0; level < 400; ++level) below = shared.Array({below, below});
+  auto diamond = Parse(shared.Build(below));
+  REQUIRE(diamond.ok());
+  CHECK(diamond->size() == 401);
 }
 
 TEST_CASE("A cut-short binary plist is a clean error at every length") {
@@ -452,11 +483,12 @@ TEST_CASE("Objects sharing an offset cannot multiply the work") {
   CheckCorrupt(Parse(bytes), 11, "object 7: its contents of 40 × 1 bytes");
 
   BplistWriter few;  // a few aliases are harmless
-  uint32_t shared = few.Array({0, 0});
-  few.Alias(shared);
-  auto plist = Parse(few.Build(1));
+  uint32_t element = few.Ascii("x");
+  uint32_t shared = few.Array({element, element});
+  uint32_t alias = few.Alias(shared);
+  auto plist = Parse(few.Build(alias));
   REQUIRE(plist.ok());
-  CHECK(plist->object(1).children.size() == 2);
+  CHECK(plist->object(alias).children.size() == 2);
 }
 
 TEST_CASE("Unknown markers and bad bytes are refused") {

@@ -17,7 +17,7 @@ using testing::BplistWriter;
 using testing::KeyedArchiveWriter;
 
 Result<KeyedArchive> Parse(const std::vector<uint8_t>& bytes) {
-  return KeyedArchive::Parse(ByteSpan(bytes.data(), bytes.size()));
+  return KeyedArchive::Parse(ByteSpan(bytes.data(), bytes.size()), Limits{});
 }
 
 template <typename T>
@@ -225,7 +225,7 @@ TEST_CASE("UIDs beyond $objects are refused when parsing") {
   CheckError(Parse(writer.Build()), "a UID refers to object 1000, but $objects has 2");
 }
 
-TEST_CASE("Describe shows classes and fields and stops at cycles") {
+TEST_CASE("Describe shows classes and fields and stops at cycles and at its depth") {
   KeyedArchiveWriter writer;
   BplistWriter& plist = writer.plist();
   uint32_t node = writer.Class("Node");
@@ -235,9 +235,9 @@ TEST_CASE("Describe shows classes and fields and stops at cycles") {
   writer.Instance(node, {{"back", writer.Ref(a)},
                          {"label", plist.Ascii("b")},
                          {"list", plist.Array({writer.Ref(0), plist.Int(3)})}});
-  const uint32_t loop = static_cast<uint32_t>(plist.size());
-  plist.Array({loop});  // an inline array that contains itself
-  const uint32_t looping = writer.Instance(node, {{"loop", loop}});
+  uint32_t nested = plist.Int(0);  // inline arrays, ten deep
+  for (int level = 0; level < 10; ++level) nested = plist.Array({nested});
+  const uint32_t looping = writer.Instance(node, {{"loop", nested}});
   std::vector<uint32_t> many;
   for (int i = 0; i < 20; ++i) many.push_back(plist.Int(i));
   const uint32_t wide = writer.Instance(node, {{"many", plist.Array(many)}});

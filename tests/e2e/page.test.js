@@ -204,6 +204,23 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
     assertCleanPage(page);
   });
 
+  test('a hostile input ends in a named limit, with no stack trace on the page', async () => {
+    const page = await openPage(session);
+    const levels = 200_000;
+    const xml = `<?xml version="1.0"?>\n<trace-query-result>${'<a>'.repeat(levels)}${'</a>'.repeat(levels)}` +
+      '</trace-query-result>\n';
+    await page.setInputFiles('#file-input', { name: 'deep.xml', mimeType: 'text/xml', buffer: Buffer.from(xml) });
+    assert.equal(await settledState(page), 'error');
+    assert.equal(await page.textContent('#error-code'), 'LIMIT_EXCEEDED');
+    assert.match(await page.textContent('#error-message'), /nest deeper than 256 levels \(limits\.maxXmlDepth\)/);
+    assert.match(await page.textContent('#error-where'), /^trace-query-result\/a\/.*line 2, byte \d+$/);
+    assert.match(await page.textContent('#error-hint'), /--limit maxXmlDepth=N/);
+    const shown = await Promise.all(['title', 'message', 'where', 'code', 'hint'].map((part) =>
+      page.textContent(`#error-${part}`)));
+    assert.doesNotMatch(shown.join('\n'), /\bat .*:\d+:\d+|\.js:\d+|\.wasm/);
+    assertCleanPage(page);
+  });
+
   test('text that is no recording says which formats it reads', async () => {
     const page = await openPage(session);
     await page.setInputFiles('#file-input', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello\n') });

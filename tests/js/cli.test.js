@@ -94,6 +94,25 @@ test('usage errors exit with 2; --help and --version answer', async () => {
   assert.equal((await run('--version')).stdout, `instrumentscope ${packageVersion}\n`);
 });
 
+test('--limit changes a limit; a limit reached names the option that raises it', async () => {
+  const control = join(ROOT, 'tests/malformed/valid-control.xml');
+  const tight = await run(control, '--limit', 'maxXmlElements=20');
+  assert.equal(tight.code, 1);
+  assert.match(tight.stderr,
+    /LIMIT_EXCEEDED: more than 20 XML elements \(limits\.maxXmlElements\) \(at .*line 4.*\); to allow more, run again with --limit maxXmlElements=N\n$/);
+  const enough = await run(control, '--limit', 'maxXmlElements=40', '--limit', 'maxSamples=2');
+  assert.equal(enough.code, 0, enough.stderr);
+  assert.equal(JSON.parse(enough.stdout).profiles.length, 1);
+  const misspelt = await run(control, '--limit', 'maxSample=2');
+  assert.equal(misspelt.code, 1);
+  assert.match(misspelt.stderr, /INVALID_ARGUMENT: options\.limits\.maxSample is not a limit; the limits are .*maxSamples/);
+  for (const bad of ['maxSamples', 'maxSamples=0', 'maxSamples=ten', 'maxSamples=1.5']) {
+    const result = await run(control, '--limit', bad);
+    assert.equal(result.code, 2, bad);
+    assert.match(result.stderr, /--limit expects NAME=N with N a positive integer/);
+  }
+});
+
 test('--run picks a run or names the ones there are', async () => {
   const control = join(ROOT, 'tests/malformed/valid-control.xml');
   assert.equal((await run(control, '--run', '1')).code, 0);

@@ -55,8 +55,10 @@ const HINTS = {
   XML_BAD_VALUE: BAD_EXPORT,
   XML_BAD_STRUCTURE: BAD_EXPORT,
   BAD_SAMPLE: BAD_EXPORT,
-  LIMIT_EXCEEDED: 'The recording is larger than one browser tab can hold. Open one run at a time with ' +
-    'the command line (npx instrumentscope x.trace.zip --list, then --run N).',
+  // NAME becomes the limit the message names.
+  LIMIT_EXCEEDED: 'The recording reaches one of the importer\'s limits. The command line can raise it ' +
+    '(npx instrumentscope x.trace.zip --limit NAME=N), or open one run at a time (--list, then --run N); ' +
+    'a browser tab holds at most 4 GB.',
   RUN_NOT_FOUND: 'Choose one of the runs the recording holds.',
 };
 
@@ -119,7 +121,9 @@ function showError(error, name) {
   element('error-message').textContent = error?.message ?? String(error);
   element('error-where').textContent = (isImportError && error.location) || 'the input as a whole';
   element('error-code').textContent = isImportError ? error.code : (error?.name ?? 'Error');
-  element('error-hint').textContent = (isImportError && HINTS[error.code]) ||
+  const limit = /\(limits\.(\w+)\)/.exec(error?.message);
+  element('error-hint').textContent =
+    (isImportError && HINTS[error.code]?.replace('NAME', limit?.[1] ?? 'NAME')) ||
     'Reload the page and try again. If it happens again, report the code and message above.';
   setState('error');
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// instrumentscope INPUT [-o OUT.json] [--run N] [--list]
+// instrumentscope INPUT [-o OUT.json] [--run N] [--list] [--limit NAME=N]
 // Converts an Instruments recording (a .trace folder or zip, or an xctrace
 // export) to a speedscope file, running the same WebAssembly core as the browser.
 
@@ -12,7 +12,7 @@ import { importHere } from './core.js';
 import { CHUNK_BYTES } from './input.js';
 import { ImportError } from './node.js';
 
-const USAGE = `usage: instrumentscope INPUT [-o OUT.json] [--run N]
+const USAGE = `usage: instrumentscope INPUT [-o OUT.json] [--run N] [--limit NAME=N...]
        instrumentscope INPUT --list [--run N]
 
 Converts an Instruments recording to a speedscope profile
@@ -22,6 +22,8 @@ one; Instruments 8.3.3 to 16) or an \`xctrace export\` (XML, plain or gzipped).
   -o, --output FILE  write the profile to FILE instead of standard output
       --run N        import only run N of the recording
       --list         list runs, tables, processes, threads and sample counts
+      --limit NAME=N change one of the importer's limits (maxSamples=100000000;
+                     the README's "Limits" lists them), as often as needed
   -h, --help         show this help
   -v, --version      show the version`;
 
@@ -38,6 +40,7 @@ function parseCommandLine() {
         output: { type: 'string', short: 'o' },
         run: { type: 'string' },
         list: { type: 'boolean' },
+        limit: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -46,6 +49,26 @@ function parseCommandLine() {
   } catch (error) {
     fail(`${error.message}\n${USAGE}`, 2);
   }
+}
+
+// "maxSamples=1e8" → { maxSamples: 100000000 }; the core checks the names.
+function parseLimits(settings = []) {
+  const limits = {};
+  for (const setting of settings) {
+    const match = /^(\w+)=(.+)$/.exec(setting);
+    const value = match ? Number(match[2]) : NaN;
+    if (!Number.isSafeInteger(value) || value < 1) {
+      fail(`--limit expects NAME=N with N a positive integer, not "${setting}"`, 2);
+    }
+    limits[match[1]] = value;
+  }
+  return limits;
+}
+
+// Every limit's message ends with the option that changes it: "(limits.maxSamples)".
+function limitHint(error) {
+  const limit = error.code === 'LIMIT_EXCEEDED' && /\(limits\.(\w+)\)/.exec(error.message);
+  return limit ? `; to allow more, run again with --limit ${limit[1]}=N` : '';
 }
 
 function progressPrinter(inputSize) {
@@ -208,6 +231,7 @@ async function main() {
     run = Number(values.run);
     if (!Number.isInteger(run) || run < 1) fail(`--run expects a positive integer, not "${values.run}"`, 2);
   }
+  const limits = parseLimits(values.limit);
 
   let info;
   try {
@@ -222,7 +246,7 @@ async function main() {
   let summary;
   try {
     const input = info.isDirectory() ? await folderFiles(inputPath) : fileChunks(inputPath);
-    const options = { run, onProgress: progressPrinter(info.isDirectory() ? undefined : info.size) };
+    const options = { run, limits, onProgress: progressPrinter(info.isDirectory() ? undefined : info.size) };
     const name = basename(inputPath.replace(/\/+$/, ''));
     const result = await importHere(input, options, name, { write: output?.write ?? null });
     summary = JSON.parse(result.summary);
@@ -232,7 +256,7 @@ async function main() {
     if (error.code === 'EPIPE') process.exit(0);
     if (!(error instanceof ImportError)) throw error;
     const where = error.location ? ` (at ${error.location})` : '';
-    fail(`${inputPath}: ${error.code}: ${error.message.replace(/\n\s*/g, ' ')}${where}`);
+    fail(`${inputPath}: ${error.code}: ${error.message.replace(/\n\s*/g, ' ')}${where}${limitHint(error)}`);
   }
 
   if (values.list) {

@@ -90,8 +90,18 @@ export interface ImportLimits {
   maxDecompressedBytes?: number;
   /** Bytes one file of a bundle may expand to (default 1 GiB). */
   maxMemberBytes?: number;
+  /** Zips inside zips (default 4). */
+  maxZipNesting?: number;
+  /** Entries in one zip (default 1 000 000). */
+  maxZipEntries?: number;
+  /** Objects in one binary plist (default 10 000 000). */
+  maxPlistObjects?: number;
+  /** Arrays and dictionaries nested in one binary plist (default 512). */
+  maxPlistDepth?: number;
   /** Nesting depth of XML elements (default 256). */
   maxXmlDepth?: number;
+  /** Elements in one XML document (default 1 000 000 000). */
+  maxXmlElements?: number;
   /** Distinct id="N" values in one XML <node> (default 100 000 000). */
   maxXmlIds?: number;
   /** Bytes of text in one XML element (default 64 MiB). */

@@ -278,7 +278,7 @@ Status BundleReader::ReadTemplate() {
   }
   auto bytes = files_.Read(std::string(kFormTemplate));
   if (!bytes.ok()) return bytes.status();
-  auto form = ReadFormTemplate(ByteSpan((*bytes)->data(), (*bytes)->size()));
+  auto form = ReadFormTemplate(ByteSpan((*bytes)->data(), (*bytes)->size()), options_.limits);
   if (!form.ok()) {
     builder_.AddWarning("FORM_TEMPLATE_UNREADABLE", "form.template could not be read (" +
                                                         form.status().ToString() +
@@ -315,8 +315,8 @@ Result<BulkStore> BundleReader::OpenRows(const Store& store, RowLayout* layout) 
   SharedBytes descriptor_bytes;  // the archive's strings point into it
   if (files_.Contains(descriptor_path)) {
     ASSIGN_OR_RETURN(descriptor_bytes, ReadMember(descriptor_path));
-    auto archive =
-        KeyedArchive::Parse(ByteSpan(descriptor_bytes->data(), descriptor_bytes->size()));
+    auto archive = KeyedArchive::Parse(ByteSpan(descriptor_bytes->data(), descriptor_bytes->size()),
+                                       options_.limits);
     if (!archive.ok()) return archive.status().WithPath(descriptor_path);
     auto read = ReadDescriptor(*archive);
     if (!read.ok()) return read.status().WithPath(descriptor_path);

@@ -403,8 +403,8 @@ void Reader::ReadImageLists() {
   }
 }
 
-Result<FormTemplate> ReadFormTemplate(ByteSpan bytes) {
-  auto archive = KeyedArchive::Parse(bytes);
+Result<FormTemplate> ReadFormTemplate(ByteSpan bytes, const Limits& limits) {
+  auto archive = KeyedArchive::Parse(bytes, limits);
   if (!archive.ok()) return archive.status();
   FormTemplate form;
   Reader reader(*archive, &form);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/byte_span.h"
+#include "base/limits.h"
 #include "base/status.h"
 #include "formats/trace_bundle/symbol_archive.h"
 #include "formats/trace_bundle/symbols.h"
@@ -37,7 +38,7 @@ struct FormTemplate {
 
 // Fails only when the file is no keyed archive at all; damaged parts become
 // `problems`, so that a bundle with a partly unreadable template still imports.
-Result<FormTemplate> ReadFormTemplate(ByteSpan bytes);
+Result<FormTemplate> ReadFormTemplate(ByteSpan bytes, const Limits& limits);
 
 // "Time Profiler" for "com.apple.xray.instrument-type.coresampler2", and so on.
 std::string InstrumentName(std::string_view type);

@@ -52,7 +52,9 @@ Result<StoreSchema> ParseStoreSchema(ByteSpan xml) {
   if (xml.size() > (16 << 20)) {
     return Status(ErrorCode::kBundleCorrupt, "schema.xml is larger than 16 MiB");
   }
+  if (xml.empty()) return Status(ErrorCode::kBundleCorrupt, "schema.xml is empty (0 bytes)");
   // No entity substitution, no DTD loading, no network: a few columns of XML.
+  xmlResetLastError();  // so that the reason below is this document's
   std::unique_ptr<xmlDoc, XmlDocDeleter> doc(xmlReadMemory(
       reinterpret_cast<const char*>(xml.data()), static_cast<int>(xml.size()), "schema.xml",
       nullptr, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING));
@@ -220,6 +222,14 @@ struct BulkStoreHeader {
 
 // The header of a bulkstore of `size` bytes, from its first bytes.
 Result<BulkStoreHeader> ReadHeader(ByteSpan head, uint64_t size) {
+  constexpr size_t kHeaderEnd = kRowSizeOffset + 4;
+  if (head.size() < kHeaderEnd) {
+    // Often a file left empty by an interrupted copy of the bundle.
+    return Status(ErrorCode::kBundleCorrupt, "a bulkstore of " + std::to_string(head.size()) +
+                                                 " bytes is shorter than its " +
+                                                 std::to_string(kHeaderEnd) + "-byte header")
+        .WithOffset(head.size());
+  }
   ByteReader reader(head);
   auto magic = reader.ReadU32Le();
   if (!magic.ok()) return magic.status();

@@ -47,7 +47,8 @@ Result<std::vector<uint64_t>> Uniquer::ReadIndex(ByteSpan index, uint64_t data_s
     if (!start || *start + 4 > data_size) {
       return Status(ErrorCode::kBundleCorrupt, "integeruniquer.index entry " +
                                                    std::to_string(offsets.size()) +
-                                                   " points past the end of integeruniquer.data")
+                                                   " points past the end of integeruniquer.data (" +
+                                                   std::to_string(data_size) + " bytes)")
           .WithOffset(entry_offset);
     }
     offsets.push_back(*start);

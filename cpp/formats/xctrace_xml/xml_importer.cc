@@ -233,6 +233,7 @@ class XmlImporter final : public StreamImporter {
   std::unordered_map<const xmlChar*, ElementInfo> element_cache_;
   std::vector<const xmlChar*> element_names_;  // by name_id
   std::string text_;                           // text since the last start or end tag
+  uint64_t element_count_ = 0;
   bool skipping_row_ = false;
   uint32_t skip_nesting_ = 0;
 
@@ -486,6 +487,12 @@ void XmlImporter::OnStartElement(void* context, const xmlChar* localname, const 
                                  const xmlChar** attributes) {
   auto* self = static_cast<XmlImporter*>(context);
   if (!self->status_.ok()) return;
+  if (++self->element_count_ > self->options_.limits.max_xml_elements) {
+    self->Fail(Status(ErrorCode::kLimitExceeded,
+                      "more than " + std::to_string(self->options_.limits.max_xml_elements) +
+                          " XML elements (limits.maxXmlElements)"));
+    return;
+  }
   if (self->skipping_row_) {
     if (self->stack_.size() + ++self->skip_nesting_ >= self->options_.limits.max_xml_depth) {
       self->Fail(self->DepthError());
