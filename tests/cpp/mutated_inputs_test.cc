@@ -1,11 +1,17 @@
-// Mutated copies of small real inputs through the whole-import fuzz target,
-// outside libFuzzer: each ends in a value or an error. Under the sanitizer
+// Mutated copies of tests/malformed and of every golden corpus input through
+// the whole-import fuzz target, outside libFuzzer, and of bundle folders one
+// file at a time: each ends in a value or an error. Under the sanitizer
 // build a read out of bounds or undefined behaviour fails the test.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "fuzz/targets.h"
+#include "import/import.h"
 #include "test_support.h"
 
 namespace instrumentscope {
@@ -21,55 +27,98 @@ void Run(const char* target_name, const std::vector<uint8_t>& bytes) {
   target->run(ByteSpan(bytes.data(), bytes.size()));
 }
 
-// Cut short at 15 places, a bit flipped at 16, four bytes of 0xFF at 8.
-std::vector<std::vector<uint8_t>> Mutants(const std::vector<uint8_t>& bytes, uint32_t seed) {
-  std::vector<std::vector<uint8_t>> mutants;
-  if (bytes.empty()) return mutants;
-  std::mt19937 random(seed);
-  for (size_t k = 1; k < 16; ++k) {
-    mutants.emplace_back(bytes.begin(), bytes.begin() + bytes.size() * k / 16);
+constexpr size_t kMutantsPerInput = 39;
+
+// Mutant `which` of kMutantsPerInput: cut short at one of 15 places (0-14), a
+// bit flipped (15-30), four bytes of 0xFF (31-38).
+std::vector<uint8_t> Mutant(const std::vector<uint8_t>& bytes, size_t which, std::mt19937& random) {
+  if (which < 15) return {bytes.begin(), bytes.begin() + bytes.size() * (which + 1) / 16};
+  std::vector<uint8_t> mutant = bytes;
+  size_t at = random() % bytes.size();
+  if (which < 31) {
+    mutant[at] ^= static_cast<uint8_t>(1u << (random() % 8));
+  } else {
+    for (size_t j = at; j < std::min(at + 4, bytes.size()); ++j) mutant[j] = 0xFF;
   }
-  for (int i = 0; i < 16; ++i) {
-    mutants.push_back(bytes);
-    mutants.back()[random() % bytes.size()] ^= static_cast<uint8_t>(1u << (random() % 8));
+  return mutant;
+}
+
+// The corpus inputs of the golden tests: files, and .trace folders.
+std::vector<std::string> GoldenInputs(bool folders) {
+  std::vector<std::string> inputs;
+  auto corpus = testing::CorpusDir();
+  if (!corpus) return inputs;
+  std::vector<uint8_t> bytes = ReadFile(SourcePath("tests/golden/manifest.json"));
+  nlohmann::json manifest = nlohmann::json::parse(bytes.begin(), bytes.end());
+  for (const nlohmann::json& entry : manifest["cases"]) {
+    std::string path = *corpus + "/" + entry["input"].get<std::string>();
+    if (fs::is_directory(path) == folders) inputs.push_back(path);
   }
-  for (int i = 0; i < 8; ++i) {
-    mutants.push_back(bytes);
-    size_t at = random() % bytes.size();
-    for (size_t j = at; j < std::min(at + 4, bytes.size()); ++j) mutants.back()[j] = 0xFF;
-  }
-  return mutants;
+  return inputs;
 }
 
 TEST_CASE("Mutated inputs end in a profile or an error") {
   std::vector<std::string> inputs;
   for (const auto& entry : fs::directory_iterator(SourcePath("tests/malformed"))) {
-    if (entry.path().extension() != ".json") inputs.push_back(entry.path().string());
+    std::string extension = entry.path().extension().string();
+    if (extension != ".json" && extension != ".py") inputs.push_back(entry.path().string());
   }
-  if (auto corpus = testing::CorpusDir()) {
-    for (const char* file :
-         {"openjdk__jmh/jmh-core/src/test/resources/org.openjdk.jmh.profile.xctrace/"
-          "time-profile.xcode12.5.xml",
-          "openjdk__jmh/jmh-core/src/test/resources/org.openjdk.jmh.profile.xctrace/"
-          "time-profile.xcode26.4.1.xml",
-          "shadi-gamal__uniprof/tests/fixtures/test-simple-export.xml.gz",
-          "jlfwong__speedscope/sample/profiles/Instruments/8.3.3/simple-time-profile.trace.zip",
-          "jlfwong__speedscope/sample/profiles/Instruments/10.0/simple-time-profile.trace.zip"}) {
-      inputs.push_back(*corpus + "/" + file);
-    }
-  } else {
-    WARN("the corpus is missing: mutating tests/malformed only");
-  }
+  std::vector<std::string> corpus_files = GoldenInputs(false);
+  if (corpus_files.empty()) WARN("the corpus is missing: mutating tests/malformed only");
+  inputs.insert(inputs.end(), corpus_files.begin(), corpus_files.end());
   size_t runs = 0;
   for (size_t i = 0; i < inputs.size(); ++i) {
     INFO(inputs[i]);
-    for (const std::vector<uint8_t>& mutant :
-         Mutants(ReadFile(inputs[i]), static_cast<uint32_t>(i))) {
-      Run("import", mutant);
+    std::vector<uint8_t> bytes = ReadFile(inputs[i]);
+    if (bytes.empty()) continue;
+    std::mt19937 random(static_cast<uint32_t>(i));
+    for (size_t which = 0; which < kMutantsPerInput; ++which) {
+      Run("import", Mutant(bytes, which, random));
       ++runs;
     }
   }
-  CHECK(runs >= 1500);
+  CHECK(runs >= (corpus_files.empty() ? 1500u : 2000u));
+}
+
+TEST_CASE("Bundle folders with one file mutated end in a profile or an error") {
+  std::vector<std::string> folders = GoldenInputs(true);
+  if (folders.empty()) {
+    WARN("the corpus is missing: no bundle folders to mutate");
+    return;
+  }
+  for (size_t i = 0; i < folders.size(); ++i) {
+    INFO(folders[i]);
+    std::map<std::string, std::vector<uint8_t>> files;
+    std::vector<std::string> read;  // the files the importer reads
+    for (const auto& entry : fs::recursive_directory_iterator(folders[i])) {
+      if (!entry.is_regular_file()) continue;
+      std::string path = fs::relative(entry.path(), folders[i]).generic_string();
+      files[path] = {};
+      if (Import::WantsFile(path)) {
+        files[path] = ReadFile(entry.path().string());
+        if (!files[path].empty()) read.push_back(path);
+      }
+    }
+    REQUIRE(!read.empty());
+    // Eight mutants per folder, each of one file: the large bundles cost
+    // seconds per import under the sanitizers.
+    std::mt19937 random(static_cast<uint32_t>(i));
+    for (int m = 0; m < 8; ++m) {
+      const std::string& victim = read[random() % read.size()];
+      std::vector<uint8_t> mutant = Mutant(files[victim], random() % kMutantsPerInput, random);
+      INFO(victim << ", mutant " << m);
+      Import import(ImportOptions{});
+      Status status;
+      for (const auto& [path, bytes] : files) {
+        status = import.AddFile(path, path == victim ? mutant : bytes);
+        if (!status.ok()) break;
+      }
+      if (status.ok()) {
+        auto group = import.Finish();
+        if (group.ok()) CHECK(!group->profiles.empty());
+      }
+    }
+  }
 }
 
 }  // namespace

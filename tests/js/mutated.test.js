@@ -1,28 +1,25 @@
-// Mutated copies of small real inputs (cut short, bits flipped, bytes
-// overwritten) through the wasm build: each ends in a valid speedscope file or
+// Mutated copies of tests/malformed and of every golden corpus file (cut
+// short, bits flipped, bytes overwritten) through the wasm build: each ends in a valid speedscope file or
 // an ImportError, never a trap, an abort or another kind of error. The native
 // tests run the same kind of mutants under the sanitizers.
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { ImportError, importTrace } from 'instrumentscope';
 
-import { CORPUS_PRESENT, JMH, ROOT, UNIPROF_EXPORT, assertSpeedscopeSchema, corpusFile } from './support.js';
+import { CORPUS_PRESENT, ROOT, assertSpeedscopeSchema, corpusFile, readJson } from './support.js';
 
 const MALFORMED = join(ROOT, 'tests/malformed');
-const inputs = readdirSync(MALFORMED).filter((name) => !name.endsWith('.json')).map((name) => join(MALFORMED, name));
+const inputs = readdirSync(MALFORMED)
+  .filter((name) => !/\.(json|py)$/.test(name))
+  .map((name) => join(MALFORMED, name));
 if (CORPUS_PRESENT) {
-  inputs.push(
-    corpusFile(`${JMH}/time-profile.xcode12.5.xml`),
-    corpusFile(`${JMH}/time-profile.xcode26.4.1.xml`),
-    corpusFile(`${JMH}/cpu-profile.xml`),
-    corpusFile(UNIPROF_EXPORT),
-    corpusFile('jlfwong__speedscope/sample/profiles/Instruments/8.3.3/simple-time-profile.trace.zip'),
-    corpusFile('jlfwong__speedscope/sample/profiles/Instruments/10.0/simple-time-profile.trace.zip'),
-    corpusFile('shadi-gamal__uniprof/tests/fixtures/test-simple.trace.zip'),
-  );
+  // Every corpus file of the golden tests; their .trace folders are mutated natively.
+  for (const { input } of readJson(join(ROOT, 'tests/golden/manifest.json')).cases) {
+    if (statSync(corpusFile(input)).isFile()) inputs.push(corpusFile(input));
+  }
 }
 
 // A small deterministic generator (mulberry32), so a failure repeats.
@@ -77,7 +74,7 @@ test(`mutants of ${inputs.length} inputs end in a profile or an ImportError`, as
       }
     }
   }
-  assert.ok(imported + refused >= (CORPUS_PRESENT ? 3900 : 3300), `${imported + refused} mutants`);
+  assert.ok(imported + refused >= (CORPUS_PRESENT ? 5000 : 4000), `${imported + refused} mutants`);
   assert.ok(imported > (CORPUS_PRESENT ? 50 : 10), `only ${imported} mutants imported`);
   assert.ok(refused > 1000, `only ${refused} mutants refused`);
 });
