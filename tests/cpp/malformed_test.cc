@@ -105,7 +105,10 @@ std::vector<uint8_t> WriteZip(const std::vector<ZipMember>& members) {
       PutLe(to, member.name.size(), 2);
       PutLe(to, 0, 2);  // extra field
       if (central) {
-        PutLe(to, 0, 2 + 2 + 2 + 4);  // comment, disk, internal and external attributes
+        PutLe(to, 0, 2);  // comment
+        PutLe(to, 0, 2);  // disk
+        PutLe(to, 0, 2);  // internal attributes
+        PutLe(to, 0, 4);  // external attributes
         PutLe(to, offset, 4);
       }
       to.insert(to.end(), member.name.begin(), member.name.end());
