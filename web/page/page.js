@@ -121,9 +121,8 @@ function showError(error, name) {
   element('error-message').textContent = error?.message ?? String(error);
   element('error-where').textContent = (isImportError && error.location) || 'the input as a whole';
   element('error-code').textContent = isImportError ? error.code : (error?.name ?? 'Error');
-  const limit = /\(limits\.(\w+)\)/.exec(error?.message);
   element('error-hint').textContent =
-    (isImportError && HINTS[error.code]?.replace('NAME', limit?.[1] ?? 'NAME')) ||
+    (isImportError && HINTS[error.code]?.replace('NAME', error.limit ?? 'NAME')) ||
     'Reload the page and try again. If it happens again, report the code and message above.';
   setState('error');
 }

@@ -65,10 +65,8 @@ function parseLimits(settings = []) {
   return limits;
 }
 
-// Every limit's message ends with the option that changes it: "(limits.maxSamples)".
 function limitHint(error) {
-  const limit = error.code === 'LIMIT_EXCEEDED' && /\(limits\.(\w+)\)/.exec(error.message);
-  return limit ? `; to allow more, run again with --limit ${limit[1]}=N` : '';
+  return error.limit ? `; to allow more, run again with --limit ${error.limit}=N` : '';
 }
 
 function progressPrinter(inputSize) {

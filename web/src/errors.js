@@ -16,6 +16,15 @@ export class ImportError extends Error {
     this.line = line;
   }
 
+  /**
+   * For LIMIT_EXCEEDED, the options.limits name of the limit reached
+   * ("maxXmlDepth"): the core's messages end with "(limits.NAME)". Else null.
+   */
+  get limit() {
+    if (this.code !== 'LIMIT_EXCEEDED') return null;
+    return /\(limits\.(\w+)\)/.exec(this.message)?.[1] ?? null;
+  }
+
   /** "path, line 12, byte 345", or "" when the error has no location. */
   get location() {
     const parts = [];

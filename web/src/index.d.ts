@@ -187,6 +187,8 @@ export declare class ImportError extends Error {
   readonly line: number | null;
   /** path, line and offset as one readable string ("" when none is known). */
   readonly location: string;
+  /** For LIMIT_EXCEEDED, the name of the limit reached, as in ImportLimits ("maxXmlDepth"); else null. */
+  readonly limit: keyof ImportLimits | null;
 }
 
 export interface ProfileSummary {

@@ -440,9 +440,10 @@ Result<StackId> BundleReader::Stack(uint32_t run, uint64_t stack_ref) {
     if (symbols || images) frame_pid = pid;
   }
   ProcessFrames& known = state.frames[frame_pid];
-  // Appends the frames of `addresses` (leaf first) to `frames`.
-  auto append_frames = [&](const std::vector<uint64_t>& addresses, std::vector<FrameId>* frames) {
-    for (uint64_t address : addresses) {
+  // Appends the frames of addresses_[first, addresses_.size()) (leaf first) to `frames`.
+  auto append_frames = [&](size_t first, std::vector<FrameId>* frames) {
+    for (size_t i = first; i < addresses_.size(); ++i) {
+      uint64_t address = addresses_[i];
       if (address == kNoAddress || address == kNoAddressEither) continue;
       bool caller = !frames_.empty() || !frames->empty();
       IntegerMap& named = caller ? known.callers : known.leaves;
@@ -464,7 +465,7 @@ Result<StackId> BundleReader::Stack(uint32_t run, uint64_t stack_ref) {
     if (!read.ok()) return too_deep(read);
   }
   frames_.clear();
-  append_frames(addresses_, &frames_);
+  append_frames(0, &frames_);
   uint64_t root_part = parts.back() & 0xFFFFFFFF;
   RootPart* cached_root = nullptr;
   if (!frames_.empty()) {
@@ -481,13 +482,12 @@ Result<StackId> BundleReader::Stack(uint32_t run, uint64_t stack_ref) {
     size_t leaf_side = addresses_.size();
     read = uniquer->AppendArray(root_part, &addresses_, max_frames - leaf_side);
     if (!read.ok()) return too_deep(read);
-    std::vector<uint64_t> root_addresses(addresses_.begin() + leaf_side, addresses_.end());
     std::vector<FrameId> root_frames;
     bool below_leaf = !frames_.empty();
-    append_frames(root_addresses, &root_frames);
+    append_frames(leaf_side, &root_frames);
     root = builder_.InternFrames(kEmptyStack, root_frames);
     if (below_leaf) {
-      state.root_parts.emplace(parts.back(), RootPart{root, root_addresses.size()});
+      state.root_parts.emplace(parts.back(), RootPart{root, addresses_.size() - leaf_side});
     } else {
       // No leaf above this part: its first frame is the leaf, and it is named as one.
       frames_.insert(frames_.end(), root_frames.begin(), root_frames.end());

@@ -16,6 +16,7 @@ namespace {
 constexpr uint32_t kBulkStoreMagic = 0x12340A0A;
 constexpr size_t kDataStartOffset = 12;
 constexpr size_t kRowSizeOffset = 16;
+constexpr size_t kHeaderSize = kRowSizeOffset + 4;  // up to the row size
 // Rows seen are 17 to 33 bytes: a bound, so a damaged header stays harmless.
 constexpr uint32_t kMaxRowSize = 4096;
 // A field descriptor holds _name, _index, _type and _multi.
@@ -222,12 +223,11 @@ struct BulkStoreHeader {
 
 // The header of a bulkstore of `size` bytes, from its first bytes.
 Result<BulkStoreHeader> ReadHeader(ByteSpan head, uint64_t size) {
-  constexpr size_t kHeaderEnd = kRowSizeOffset + 4;
-  if (head.size() < kHeaderEnd) {
+  if (head.size() < kHeaderSize) {
     // Often a file left empty by an interrupted copy of the bundle.
     return Status(ErrorCode::kBundleCorrupt, "a bulkstore of " + std::to_string(head.size()) +
                                                  " bytes is shorter than its " +
-                                                 std::to_string(kHeaderEnd) + "-byte header")
+                                                 std::to_string(kHeaderSize) + "-byte header")
         .WithOffset(head.size());
   }
   ByteReader reader(head);
@@ -270,10 +270,10 @@ void BulkStoreRowCounter::Feed(ByteSpan piece) {
   uint64_t piece_start = size_;
   size_ += piece.size();
   size_t used = 0;
-  if (head_.size() < kHeaderBytes) {
-    used = std::min(piece.size(), kHeaderBytes - head_.size());
+  if (head_.size() < kHeaderSize) {
+    used = std::min(piece.size(), kHeaderSize - head_.size());
     head_.insert(head_.end(), piece.data(), piece.data() + used);
-    if (head_.size() < kHeaderBytes) return;
+    if (head_.size() < kHeaderSize) return;
     // The header may claim rows that start inside it.
     CountRows(ByteSpan(head_.data(), head_.size()), 0);
   }

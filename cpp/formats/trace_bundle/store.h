@@ -107,8 +107,6 @@ class BulkStoreRowCounter {
   uint64_t size() const { return size_; }
 
  private:
-  static constexpr size_t kHeaderBytes = 20;  // up to the row size
-
   void CountRows(ByteSpan bytes, uint64_t position);
 
   std::vector<uint8_t> head_;
