@@ -35,6 +35,8 @@ struct Limits {
   uint64_t max_xml_ids = 100'000'000;
   // Characters of text inside one XML element.
   uint64_t max_xml_text_bytes = 64ull << 20;
+  // Bytes in one line of Deep Copy text (a row holds one symbol name).
+  uint64_t max_text_line_bytes = 16ull << 20;
   // Samples in one import: 50 million is about fourteen hours of one thread
   // sampled at 1 kHz, and keeps the result well inside wasm's 4 GB.
   uint64_t max_samples = 50'000'000;

@@ -1,5 +1,6 @@
 #include "formats/registry.h"
 
+#include "formats/deep_copy/deep_copy_importer.h"
 #include "formats/trace_bundle/bundle_importer.h"
 #include "formats/xctrace_xml/xml_importer.h"
 
@@ -9,6 +10,7 @@ const std::vector<FormatDescriptor>& RegisteredFormats() {
   static const std::vector<FormatDescriptor> formats = {
       trace_bundle::kFormat,
       xctrace_xml::kFormat,
+      deep_copy::kFormat,
   };
   return formats;
 }

@@ -77,6 +77,7 @@ Status ReadImportOptions(std::string_view text, ImportOptions* options) {
   RETURN_IF_ERROR(reader.Read("maxXmlElements", &to.max_xml_elements));
   RETURN_IF_ERROR(reader.Read("maxXmlIds", &to.max_xml_ids));
   RETURN_IF_ERROR(reader.Read("maxXmlTextBytes", &to.max_xml_text_bytes));
+  RETURN_IF_ERROR(reader.Read("maxTextLineBytes", &to.max_text_line_bytes));
   RETURN_IF_ERROR(reader.Read("maxFramesPerStack", &to.max_frames_per_stack));
   RETURN_IF_ERROR(reader.Read("maxSamples", &to.max_samples));
   RETURN_IF_ERROR(reader.Read("maxStackNodes", &to.max_stack_nodes));

@@ -33,7 +33,7 @@ struct StackTable {
 };
 
 // Units of the speedscope file format that the importers produce.
-enum class ValueUnit : uint8_t { kNone, kNanoseconds };
+enum class ValueUnit : uint8_t { kNone, kNanoseconds, kBytes };
 
 struct Profile {
   std::string name;  // "Main Thread 0x9db2dc — proc (pid 83138)"

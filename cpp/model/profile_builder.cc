@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "base/checked_math.h"
 
@@ -76,8 +78,8 @@ StackId ProfileBuilder::AppendStack(StackId base, StackId top) {
 }
 
 ProfileBuilder::TimelineId ProfileBuilder::AddTimeline(uint32_t run, std::string table,
-                                                       ValueUnit unit) {
-  timelines_.push_back(Timeline{run, std::move(table), unit});
+                                                       ValueUnit unit, TimeAxis axis) {
+  timelines_.push_back(Timeline{run, std::move(table), unit, axis});
   return static_cast<TimelineId>(timelines_.size() - 1);
 }
 
@@ -151,7 +153,7 @@ Status ProfileBuilder::FillProfile(const Thread& thread, int64_t timeline_end,
   // the sum of the weights before it. Empty samples fill the gaps so that the
   // time-ordered view shows each sample where it happened, on an axis that
   // starts at the run's start and is shared by every thread of the timeline.
-  bool fill_gaps = timeline.unit == ValueUnit::kNanoseconds;
+  bool fill_gaps = timeline.unit == ValueUnit::kNanoseconds && timeline.axis == TimeAxis::kShared;
   const PagedVector<StoredSample>& samples = thread.samples;
   int64_t cursor = 0;
   for (size_t i = 0; i < samples.size(); ++i) {
@@ -195,9 +197,8 @@ Result<ProfileGroup> ProfileBuilder::Build(std::string name, std::string exporte
       std::vector<StoredSample> sorted;
       sorted.reserve(thread.samples.size());
       thread.samples.ForEach([&sorted](const StoredSample& sample) { sorted.push_back(sample); });
-      std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
-        return a.time < b.time;
-      });
+      std::stable_sort(sorted.begin(), sorted.end(),
+                       [](const auto& a, const auto& b) { return a.time < b.time; });
       thread.samples.clear();
       for (const StoredSample& sample : sorted) thread.samples.push_back(sample);
     }
@@ -231,16 +232,22 @@ Result<ProfileGroup> ProfileBuilder::Build(std::string name, std::string exporte
     profile.run = timeline.run;
     profile.table = timeline.table;
 
-    profile.name = thread.thread_name;
-    if (!thread.process_name.empty() && thread.pid >= 0) {
-      profile.name += " — " + thread.process_name + " (pid " + std::to_string(thread.pid) + ")";
-    } else if (!thread.process_name.empty()) {
-      profile.name += " — " + thread.process_name;
-    } else if (thread.pid >= 0) {
-      profile.name += " — pid " + std::to_string(thread.pid);
+    std::string process = thread.process_name;
+    if (thread.pid >= 0) {
+      process += process.empty() ? "pid " + std::to_string(thread.pid)
+                                 : " (pid " + std::to_string(thread.pid) + ")";
     }
-    if (runs.size() > 1) profile.name += " — run " + std::to_string(timeline.run);
-    if (timelines_in_run(timeline.run) > 1) profile.name += " — " + timeline.table;
+    std::vector<std::string> parts;
+    for (std::string* part : {&thread.thread_name, &process}) {
+      if (!part->empty()) parts.push_back(*part);
+    }
+    if (runs.size() > 1) parts.push_back("run " + std::to_string(timeline.run));
+    if (timelines_in_run(timeline.run) > 1) parts.push_back(timeline.table);
+    // A profile of an input that names no thread is named after the input.
+    profile.name = parts.empty() ? group.name : "";
+    for (const std::string& part : parts) {
+      profile.name += (profile.name.empty() ? "" : " — ") + part;
+    }
 
     RETURN_IF_ERROR(FillProfile(thread, timeline_end[thread.timeline], &profile));
     thread.samples.clear();  // release memory as we go

@@ -55,10 +55,15 @@ class ProfileBuilder {
   // `top`'s frames, root first, pushed onto `base`.
   StackId AppendStack(StackId base, StackId top);
 
+  // Whether a timeline's sample times are real times on an axis its threads
+  // share (a recording), or only an order (a call tree's rows).
+  enum class TimeAxis : uint8_t { kShared, kOrderOnly };
+
   // A timeline is one table of one run: its threads share one time axis.
-  // With ValueUnit::kNanoseconds, `time` is nanoseconds since the run started
-  // and gaps are filled; with kNone, samples are counts or cycles in order.
-  TimelineId AddTimeline(uint32_t run, std::string table, ValueUnit unit);
+  // With ValueUnit::kNanoseconds on a shared axis, `time` is nanoseconds since
+  // the run started and gaps are filled; otherwise samples are only in order.
+  TimelineId AddTimeline(uint32_t run, std::string table, ValueUnit unit,
+                         TimeAxis axis = TimeAxis::kShared);
   void SetTimelineUnit(TimelineId timeline, ValueUnit unit);
   ThreadId InternThread(TimelineId timeline, const ThreadDesc& desc);
   Status AddSample(ThreadId thread, int64_t time, int64_t weight, StackId stack);
@@ -98,6 +103,7 @@ class ProfileBuilder {
     uint32_t run;
     std::string table;
     ValueUnit unit;
+    TimeAxis axis;
   };
   struct Thread {
     TimelineId timeline;

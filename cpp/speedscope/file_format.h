@@ -17,6 +17,7 @@ inline const char* UnitName(ValueUnit unit) {
   switch (unit) {
     case ValueUnit::kNone: return "none";
     case ValueUnit::kNanoseconds: return "nanoseconds";
+    case ValueUnit::kBytes: return "bytes";
   }
   return "none";
 }
