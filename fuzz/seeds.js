@@ -63,6 +63,9 @@ function main() {
     if (name.endsWith('.gz')) add('gzip', raw);
     if (/\.(zip|gz|xml|txt)$/.test(name)) add('import', raw);
     if (name.endsWith('.xml') && name !== 'schema.xml') add('xml', raw);
+    if (name.endsWith('.txt') && /Symbol Names?\r?$/m.test(raw.subarray(0, 4096).toString('utf8').split('\n')[0])) {
+      add('deep_copy', raw);
+    }
     if (name.endsWith('.symbolsarchive')) add('symbol_archive', raw);
     if (name === 'form.template') add('form_template', raw);
     if (isZlib(raw)) add('inflate', raw);

@@ -8,17 +8,20 @@
 #include <string>
 #include <vector>
 
+#include "base/json.h"
 #include "base/limits.h"
 #include "container/bplist.h"
 #include "container/gzip.h"
 #include "container/inflate.h"
 #include "container/keyed_archive.h"
 #include "container/zip.h"
+#include "formats/deep_copy/deep_copy_importer.h"
 #include "formats/trace_bundle/form_template.h"
 #include "formats/trace_bundle/store.h"
 #include "formats/trace_bundle/symbol_archive.h"
 #include "formats/trace_bundle/uniquer.h"
 #include "import/import.h"
+#include "model/profile_builder.h"
 #include "report/summary.h"
 #include "speedscope/folded_stacks.h"
 #include "speedscope/writer.h"
@@ -179,12 +182,43 @@ void ImportAll(ByteSpan input, size_t chunk) {
   if (!group.ok()) return;
   speedscope::WriteJson(*group, [](std::string_view) { return true; });
   (void)speedscope::FoldedStacks(*group);
-  (void)Summary(*group, SummaryFrames::kInclude).dump();
+  (void)DumpJson(Summary(*group, SummaryFrames::kInclude));
 }
 
 // An XML export (or anything) fed in pieces of a size the input's length picks.
 void XmlImport(ByteSpan input) {
   ImportAll(input, 1 + input.size() % 4093);
+}
+
+// The Deep Copy importer on its own, past the sniffer: the folded stacks, or
+// the error, of `input` fed `chunk` bytes at a time.
+Result<std::string> DeepCopyFolded(ByteSpan input, size_t chunk) {
+  ImportOptions options;
+  options.limits = FuzzLimits();
+  ProfileBuilder builder(options.limits.max_samples, options.limits.max_stack_nodes);
+  std::unique_ptr<StreamImporter> importer = deep_copy::CreateImporter(builder, options);
+  for (size_t at = 0; at < input.size(); at += chunk) {
+    RETURN_IF_ERROR(importer->Feed(input.subspan(at, std::min(chunk, input.size() - at))));
+  }
+  RETURN_IF_ERROR(importer->Finish());
+  auto group = std::move(builder).Build("fuzz.txt", "fuzz");
+  RETURN_IF_ERROR(group.status());
+  return speedscope::FoldedStacks(*group);
+}
+
+// Deep Copy text (or anything) read whole and in small pieces gives the same
+// profile, or the same error on the same line.
+void DeepCopyText(ByteSpan input) {
+  auto whole = DeepCopyFolded(input, std::max<size_t>(input.size(), 1));
+  auto pieces = DeepCopyFolded(input, 1 + input.size() % 61);
+  if (whole.ok() != pieces.ok()) Disagree("deep copy: whole and in pieces, one fails");
+  if (!whole.ok()) {
+    if (whole.status().ToString() != pieces.status().ToString()) {
+      Disagree("deep copy: whole and in pieces fail differently");
+    }
+    return;
+  }
+  if (*whole != *pieces) Disagree("deep copy: whole and in pieces give different stacks");
 }
 
 void WholeImport(ByteSpan input) {
@@ -205,6 +239,7 @@ const std::vector<Target>& Targets() {
       {"uniquer", UniquerArrays},
       {"symbol_archive", SymbolArchive},
       {"xml", XmlImport},
+      {"deep_copy", DeepCopyText},
       {"import", WholeImport},
   };
   return targets;

@@ -118,12 +118,15 @@ Status Import::UnknownFormatError(ByteSpan prefix) const {
   std::string guess;
   if (text.substr(0, 8) == "bplist00") {
     guess = " That is a binary property list, such as a .trace bundle's form.template.";
+  } else if (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF") {
+    guess = " That is UTF-16 text: save it as UTF-8.";
   }
   std::string what = gzip_ ? "the decompressed input" : "the input";
   return Status(ErrorCode::kUnknownFormat,
                 what +
-                    " is not a format instrumentscope reads (a zipped .trace bundle, or xctrace "
-                    "export XML, plain or gzip-compressed); it starts with bytes " +
+                    " is not a format instrumentscope reads (a zipped .trace bundle, xctrace "
+                    "export XML, plain or gzip-compressed, or an Instruments Deep Copy); it "
+                    "starts with bytes " +
                     start + "(" + std::to_string(prefix.size()) + " bytes seen)." + guess)
       .WithOffset(0);
 }

@@ -332,7 +332,7 @@ TEST_CASE("Damaged Deep Copy text fails with the line and what is wrong") {
       {header + "2.00 ms\t1.00 ms\t \tmain\n1.00 ms\t1.00 furlongs\t \t work\n",
        ErrorCode::kDeepCopyBadRow, 3, "the unit \"furlongs\""},
       {header + "2.00 ms\t1.00 ms\t \tmain\n1.00 ms\t1.00 ms\t \t   work\n",
-       ErrorCode::kDeepCopyBadRow, 3, "indented 2 levels deeper"},
+       ErrorCode::kDeepCopyBadRow, 3, "indented 3 levels below the row above it"},
       {header + "2.00 ms\t1.00 ms\t \t main\n1.00 ms\t1.00 ms\t \twork\n",
        ErrorCode::kDeepCopyBadRow, 3, "less than the first row's 1"},
       {header + "2.00 ms\t1.00 ms\t \tmain\n1.00 MB\t1.00 MB\t \t work\n",

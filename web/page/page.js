@@ -55,6 +55,8 @@ const HINTS = {
   XML_BAD_VALUE: BAD_EXPORT,
   XML_BAD_STRUCTURE: BAD_EXPORT,
   BAD_SAMPLE: BAD_EXPORT,
+  DEEP_COPY_BAD_ROW: 'Copy the call tree again in Instruments (select its rows, Edit > Deep Copy) and paste it unchanged.',
+  DEEP_COPY_NO_SAMPLES: 'Expand the call tree in Instruments (Option-click the disclosure triangles), select its rows, then Edit > Deep Copy.',
   // NAME becomes the limit the message names.
   LIMIT_EXCEEDED: 'The recording reaches one of the importer\'s limits. The command line can raise it ' +
     '(npx instrumentscope x.trace.zip --limit NAME=N), or open one run at a time (--list, then --run N); ' +
@@ -139,9 +141,9 @@ function nameOf(input) {
   return input?.name || 'the recording';
 }
 
-/** "x" of "x.trace.zip", "x.xml.gz", "x.trace". */
+/** "x" of "x.trace.zip", "x.xml.gz", "x.trace", "x.txt". */
 function baseName(name) {
-  return name.replace(/(\.gz|\.zip)$/i, '').replace(/\.(trace|xml)$/i, '') || 'profile';
+  return name.replace(/(\.gz|\.zip)$/i, '').replace(/\.(trace|xml|txt)$/i, '') || 'profile';
 }
 
 async function open(input) {

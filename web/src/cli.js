@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // instrumentscope INPUT [-o OUT.json] [--run N] [--list] [--limit NAME=N]
-// Converts an Instruments recording (a .trace folder or zip, or an xctrace
-// export) to a speedscope file, running the same WebAssembly core as the browser.
+// Converts an Instruments recording (a .trace folder or zip, an xctrace export,
+// or a Deep Copy) to a speedscope file, running the same WebAssembly core as the
+// browser.
 
 import { closeSync, fstatSync, openAsBlob, openSync, unlinkSync, writeSync } from 'node:fs';
 import { open, readFile, readdir, stat } from 'node:fs/promises';
@@ -17,7 +18,9 @@ const USAGE = `usage: instrumentscope INPUT [-o OUT.json] [--run N] [--limit NAM
 
 Converts an Instruments recording to a speedscope profile
 (https://www.speedscope.app). INPUT is a .trace bundle (a folder, or a zip of
-one; Instruments 8.3.3 to 16) or an \`xctrace export\` (XML, plain or gzipped).
+one; Instruments 8.3.3 to 16), an \`xctrace export\` (XML, plain or gzipped),
+or the text of an Instruments Deep Copy of a call tree; - reads standard input
+(pbpaste | instrumentscope - -o tree.json).
 
   -o, --output FILE  write the profile to FILE instead of standard output
       --run N        import only run N of the recording
@@ -231,9 +234,10 @@ async function main() {
   }
   const limits = parseLimits(values.limit);
 
+  const fromStdin = inputPath === '-';
   let info;
   try {
-    info = await stat(inputPath);
+    info = fromStdin ? null : await stat(inputPath);
   } catch (error) {
     fail(`${inputPath}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
   }
@@ -243,9 +247,11 @@ async function main() {
   const output = values.list ? null : jsonWriter(values.output);
   let summary;
   try {
-    const input = info.isDirectory() ? await folderFiles(inputPath) : fileChunks(inputPath);
-    const options = { run, limits, onProgress: progressPrinter(info.isDirectory() ? undefined : info.size) };
-    const name = basename(inputPath.replace(/\/+$/, ''));
+    const input = fromStdin ? process.stdin
+      : info.isDirectory() ? await folderFiles(inputPath) : fileChunks(inputPath);
+    const size = info && !info.isDirectory() ? info.size : undefined;
+    const options = { run, limits, onProgress: progressPrinter(size) };
+    const name = fromStdin ? 'standard input' : basename(inputPath.replace(/\/+$/, ''));
     const result = await importHere(input, options, name, { write: output?.write ?? null });
     summary = JSON.parse(result.summary);
     output?.close(false);

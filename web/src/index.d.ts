@@ -35,7 +35,8 @@ export interface SampledProfile {
   /** "Main Thread 0x9db2dc — proc (pid 83138)", plus " — run N" when the
    * input holds several runs. */
   name: string;
-  /** "nanoseconds" for time profiles, "none" for cycle, event and sample counts. */
+  /** "nanoseconds" for time profiles, "bytes" for a Deep Copy of Allocations, "none" for
+   * cycle, event and sample counts. */
   unit: ValueUnit;
   startValue: number;
   endValue: number;
@@ -62,10 +63,12 @@ export interface TraceDirectoryEntry {
   };
 }
 
-/** A `.trace` bundle (zipped, or as its folder's files) or an `xctrace export`
- * (XML, or gzip-compressed XML). Byte arrays are read, never detached or
- * changed; Blobs and Files are read in slices of 4 MiB. */
+/** A `.trace` bundle (zipped, or as its folder's files), an `xctrace export`
+ * (XML, or gzip-compressed XML), or the text of an Instruments Deep Copy (as
+ * bytes, or as a string, such as one pasted). Byte arrays are read, never
+ * detached or changed; Blobs and Files are read in slices of 4 MiB. */
 export type TraceInput =
+  | string
   | Uint8Array
   | ArrayBuffer
   | ArrayBufferView
@@ -106,6 +109,8 @@ export interface ImportLimits {
   maxXmlIds?: number;
   /** Bytes of text in one XML element (default 64 MiB). */
   maxXmlTextBytes?: number;
+  /** Bytes in one line of Deep Copy text (default 16 MiB). */
+  maxTextLineBytes?: number;
   /** Frames in one backtrace (default 16 384). */
   maxFramesPerStack?: number;
   /** Samples in one import (default 50 000 000). */
@@ -165,6 +170,8 @@ export type ImportErrorCode =
   | 'XML_REF_MISMATCH'
   | 'XML_BAD_VALUE'
   | 'XML_BAD_STRUCTURE'
+  | 'DEEP_COPY_BAD_ROW'
+  | 'DEEP_COPY_NO_SAMPLES'
   | 'RUN_NOT_FOUND';
 
 /**

@@ -93,6 +93,7 @@ export function commonFolder(files) {
  * @returns {{chunks: AsyncIterable<Uint8Array>, size: number|undefined, name: string|undefined}}
  */
 export function toChunks(input) {
+  if (typeof input === 'string') return fromBytes(new TextEncoder().encode(input));
   if (input instanceof Uint8Array) return fromBytes(input);
   if (input instanceof ArrayBuffer) return fromBytes(new Uint8Array(input));
   if (ArrayBuffer.isView(input)) {
@@ -109,7 +110,7 @@ export function toChunks(input) {
   }
   throw new TypeError(
     'importTrace: input must be a Uint8Array, ArrayBuffer, Blob, ReadableStream, async iterable of ' +
-      'bytes, a list of {path, data} files, or a FileSystemDirectoryEntry',
+      'bytes, a list of {path, data} files, a FileSystemDirectoryEntry, or text',
   );
 }
 

@@ -56,6 +56,7 @@ function describeInput(input) {
     return { message: { kind: 'files', files } };
   }
   if (isBlob(input)) return { message: { kind: 'blob', blob: input } };
+  if (typeof input === 'string') return { message: { kind: 'blob', blob: new Blob([input]) } };  // UTF-8
   if (input instanceof ArrayBuffer || ArrayBuffer.isView(input)) {
     return { message: { kind: 'blob', blob: new Blob([input]) } };  // a copy of the view's bytes
   }

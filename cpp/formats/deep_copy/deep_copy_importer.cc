@@ -264,8 +264,8 @@ class DeepCopyImporter final : public StreamImporter {
     size_t depth = indent - *base_indent_;
     if (depth > open_.size()) {
       return Status(ErrorCode::kDeepCopyBadRow,
-                    "the row is indented " + std::to_string(depth - open_.size()) +
-                        " levels deeper than the row above it can have below it");
+                    "the row is indented " + std::to_string(depth + 1 - open_.size()) +
+                        " levels below the row above it; a call is one level below its caller");
     }
     while (open_.size() > depth) RETURN_IF_ERROR(CloseRow());
     if (depth > limits_.max_frames_per_stack) {
