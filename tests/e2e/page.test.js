@@ -25,6 +25,7 @@ import {
 const ZIPPED_BUNDLE = 'jlfwong__speedscope/sample/profiles/Instruments/9.3.1/simple-time-profile.trace.zip';
 const BUNDLE_FOLDER = 'axe-org__TraceUtility/TestBlock/Instruments.trace';
 const FOUR_RUNS_FOLDER = 'IvanCaldwell__ios-astronomy-performance/Instruments.trace';
+const DEEP_COPY = 'jlfwong__speedscope/sample/profiles/Instruments/16.0/simple-time-profile-deep-copy.txt';
 const SKIP = CHROMIUM_SKIP || CORPUS_SKIP;
 
 function golden(path) {
@@ -244,6 +245,34 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
     const download = await downloadedJson(page);
     assert.equal(download.name, 'pasted text.speedscope.json');
     assert.deepEqual(JSON.parse(download.text).profiles, expected.profiles);
+    assertCleanPage(page);
+  });
+
+  test('a pasted Deep Copy shows its call tree, and a damaged one its line', { skip: SKIP }, async () => {
+    const page = await openPage(session);
+    const paste = (text) => page.evaluate((pasted) => {
+      const clipboardData = new DataTransfer();
+      clipboardData.setData('text/plain', pasted);
+      document.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+    }, text);
+    const copy = readFileSync(corpusFile(DEEP_COPY), 'utf8');
+    await paste(copy);
+    assert.equal(await settledState(page), 'loaded');
+    const expected = JSON.parse(golden('deep_copy/deep-copy-time-16.0'));
+    await assertFlameGraphShows(page, heaviestRoot(expected));
+    const download = await downloadedJson(page);
+    assert.deepEqual(JSON.parse(download.text).shared, expected.shared);
+    assert.deepEqual(JSON.parse(download.text).profiles.map((p) => p.weights), expected.profiles.map((p) => p.weights));
+    await saveScreenshot(page, 'deep-copy');
+
+    const damaged = copy.split('\n');
+    damaged[4] = damaged[4].replace('ms', 'furlongs');
+    await paste(damaged.join('\n'));
+    assert.equal(await settledState(page), 'error');
+    assert.equal(await page.textContent('#error-code'), 'DEEP_COPY_BAD_ROW');
+    assert.match(await page.textContent('#error-message'), /"furlongs"/);
+    assert.match(await page.textContent('#error-where'), /line 5/);
+    assert.match(await page.textContent('#error-hint'), /Deep Copy/);
     assertCleanPage(page);
   });
 

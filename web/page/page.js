@@ -31,7 +31,7 @@ const HINTS = {
   INVALID_ARGUMENT: 'Open a recording with the pickers above.',
   EMPTY_INPUT: 'The file is empty. Copy it again from where it was recorded.',
   UNKNOWN_FORMAT: 'Open a zipped .trace, a .trace folder (with "Choose a .trace folder…", or by dropping it), ' +
-    'or an xctrace export (.xml or .xml.gz).',
+    'an xctrace export (.xml or .xml.gz), or paste a Deep Copy of an Instruments call tree.',
   TRUNCATED: CUT_OFF,
   GZIP_TRUNCATED: CUT_OFF,
   GZIP_CORRUPT: DAMAGED,
@@ -261,7 +261,7 @@ function fillThreads(preferredIndex) {
   const selected = threads.includes(preferredIndex) ? preferredIndex : threads[0];
   fillSelect(element('thread-select'), threads.map((index) => ({
     value: String(index),
-    label: `${profiles[index].threadName} — ${plural(profiles[index].sampleCount, 'sample')}`,
+    label: `${profiles[index].threadName || 'unnamed thread'} — ${plural(profiles[index].sampleCount, 'sample')}`,
   })), String(selected));
 }
 
