@@ -37,8 +37,9 @@ struct Header {
   size_t total_column = 0;
   std::optional<size_t> self_column;
   size_t symbol_column = 0;
-  std::optional<std::string_view> total_unit;
-  std::optional<std::string_view> self_unit;
+  // Copies: the header line is gone when the rows are read.
+  std::optional<std::string> total_unit;
+  std::optional<std::string> self_unit;
 };
 
 std::optional<Header> ReadHeader(std::string_view line) {
@@ -52,11 +53,11 @@ std::optional<Header> ReadHeader(std::string_view line) {
       has_symbol = true;
     } else if (StartsWith(cell, "Self") && !header.self_column) {
       header.self_column = i;
-      header.self_unit = HeaderUnit(cell);
+      if (auto unit = HeaderUnit(cell)) header.self_unit = std::string(*unit);
     }
   }
   if (!has_symbol || TrimWhitespace(cells[0]).empty()) return std::nullopt;
-  header.total_unit = HeaderUnit(TrimWhitespace(cells[0]));
+  if (auto unit = HeaderUnit(TrimWhitespace(cells[0]))) header.total_unit = std::string(*unit);
   return header;
 }
 
