@@ -310,6 +310,13 @@ TEST_CASE("Deep Copy process and thread rows become profiles of their own") {
   // Calls directly under a process row belong to no thread row.
   CHECK(by_name["app (pid 42)"] == Weights{{"start_wqthread", 3'000'000}});
   CHECK(by_name["Main Thread 0x77"] == Weights{{"main", 1'000'000}});
+  // Bare addresses at the top are unsymbolicated calls, not threads.
+  ProfileGroup addresses = ImportOrFail(
+      "Weight\tSelf Weight\tSymbol Names\n"
+      "1.00 ms  50.0%\t1.00 ms\t0x1000f3a2\n"
+      "1.00 ms  50.0%\t1.00 ms\t(0x1000f3b0)\n");
+  REQUIRE(addresses.profiles.size() == 1);
+  CHECK(StackWeights(addresses) == Weights{{"0x1000f3a2", 1'000'000}, {"(0x1000f3b0)", 1'000'000}});
   // Deeper down, names like these are calls.
   ProfileGroup calls = ImportOrFail(
       "Weight\tSelf Weight\tSymbol Names\n"

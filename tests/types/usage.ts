@@ -37,6 +37,14 @@ async function openFolder(event: DragEvent, picked: FileList) {
   return importTrace(files, { worker: false });
 }
 
+// A Deep Copy pasted on a page: text in; an Allocations copy weighs bytes.
+async function paste(event: ClipboardEvent) {
+  const file = await importTrace(event.clipboardData?.getData('text/plain') ?? '', {
+    limits: { maxTextLineBytes: 1 << 20 },
+  });
+  return file.profiles[0]?.unit === 'bytes';
+}
+
 function explain(error: unknown): string {
   if (error instanceof ImportError) {
     const code: ImportErrorCode = error.code;
@@ -45,4 +53,4 @@ function explain(error: unknown): string {
   return String(error);
 }
 
-export { convert, explain, openFolder };
+export { convert, explain, openFolder, paste };

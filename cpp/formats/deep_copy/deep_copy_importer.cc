@@ -118,7 +118,10 @@ std::optional<ThreadRow> ReadThreadRow(std::string_view text) {
     tid = tid << 4 | static_cast<uint64_t>(digit);
   }
   // A bare address is an unsymbolicated frame, not a thread.
-  if (TrimWhitespace(text.substr(0, text.size() - id.size())).empty()) return std::nullopt;
+  std::string_view name =
+      TrimWhitespace(text.substr(0, static_cast<size_t>(id.data() - text.data())));
+  if (!name.empty() && name.back() == '(') name = TrimWhitespace(name.substr(0, name.size() - 1));
+  if (name.empty()) return std::nullopt;
   return ThreadRow{ThreadLabel(text, tid), tid};
 }
 
