@@ -17,6 +17,7 @@ const char* ErrorCodeName(ErrorCode code) {
     case ErrorCode::kZipUnsupported: return "ZIP_UNSUPPORTED";
     case ErrorCode::kInflateCorrupt: return "INFLATE_CORRUPT";
     case ErrorCode::kPlistCorrupt: return "PLIST_CORRUPT";
+    case ErrorCode::kTypedStreamCorrupt: return "TYPEDSTREAM_CORRUPT";
     case ErrorCode::kKeyedArchiveCorrupt: return "KEYED_ARCHIVE_CORRUPT";
     case ErrorCode::kBundleCorrupt: return "BUNDLE_CORRUPT";
     case ErrorCode::kBundleNoSamples: return "BUNDLE_NO_SAMPLES";

@@ -29,6 +29,7 @@ enum class ErrorCode : uint8_t {
   kInflateCorrupt,       // a zlib or deflate stream inside a container is damaged
   kPlistCorrupt,         // a binary property list is damaged
   kKeyedArchiveCorrupt,  // an NSKeyedArchiver graph is damaged or not what was expected
+  kTypedStreamCorrupt,   // an NSArchiver typedstream is damaged
   kBundleCorrupt,        // a .trace bundle's own files (stores, uniquers) are damaged
   kBundleNoSamples,      // a .trace bundle without CPU samples
   kBundleUnsupported,    // a .trace bundle layout this version does not read

@@ -385,7 +385,11 @@ TEST_CASE("File trees: folders, junk, roots one level down, zips inside zips") {
   CHECK(WantsFile("corespace/run12/core/stores/indexed-store-3/bulkstore_descriptor"));
   CHECK(WantsFile("t/corespace/run1/core/uniquing/arrayUniquer/integeruniquer.data"));
   CHECK_FALSE(WantsFile("t/corespace/currentRun/core/uniquing/arrayUniquer/integeruniquer.data"));
-  CHECK_FALSE(WantsFile("t/instrument_data/A/run_data/1.run.zip"));
+  // Legacy runs keep their backtraces in their run archives, 4.5 its symbols in shared_data.
+  CHECK(WantsFile("t/instrument_data/A/run_data/1.run.zip"));
+  CHECK(WantsFile("t/Trace1.run/A-sampler.data"));
+  CHECK(WantsFile("t/shared_data/2.run/B.zip"));
+  CHECK_FALSE(WantsFile("t/Trace1.run/RunIssues.storedata"));
   CHECK_FALSE(WantsFile("__MACOSX/t/._form.template"));
 
   auto path = CorpusFileOrSkip(

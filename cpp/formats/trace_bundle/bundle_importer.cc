@@ -20,6 +20,7 @@
 #include "container/zip.h"
 #include "formats/names.h"
 #include "formats/trace_bundle/form_template.h"
+#include "formats/trace_bundle/legacy_sampler.h"
 #include "formats/trace_bundle/store.h"
 #include "formats/trace_bundle/symbol_archive.h"
 #include "formats/trace_bundle/uniquer.h"
@@ -39,6 +40,10 @@ constexpr uint64_t kNoString = 0xFFFFFFFF;
 constexpr std::string_view kArrayUniquer = "core/uniquing/arrayUniquer/integeruniquer.";
 constexpr std::string_view kStrings = "core/uniquing/strings";
 constexpr std::string_view kSymbolStores = "symbols/stores/";
+// Instruments 4.5–9.2: Trace<N>.run/<UUID>-sampler.data, described by
+// instrument_data/<UUID>/run_data/<N>.run.zip.
+constexpr std::string_view kSamplerSuffix = "-sampler.data";
+constexpr std::string_view kSamplerTable = "sampler";
 // Backtrace slots Instruments fills when it has no address (no caller known).
 constexpr uint64_t kNoAddress = UINT64_MAX;
 constexpr uint64_t kNoAddressEither = UINT64_MAX - 1;
@@ -166,7 +171,8 @@ class BundleReader {
     // addresses in hundreds of thousands of distinct stacks.
     std::unordered_map<int64_t, ProcessFrames> frames;
   };
-  std::map<ImageUuid, std::optional<SymbolArchive>> archives_;  // unreadable ones: nullopt
+  std::map<ImageUuid, std::optional<SymbolArchive>> archives_;           // unreadable ones: nullopt
+  std::map<uint32_t, std::map<int64_t, SymbolTable>> archived_symbols_;  // by run, then pid
   struct Store {
     StoreLocation location;
     StoreSchema schema;
@@ -183,6 +189,14 @@ class BundleReader {
   Result<Store> OpenStore(const StoreLocation& location);
   Result<BulkStore> OpenRows(const Store& store, RowLayout* layout);
   Status ImportSamples(const Store& store);
+  // The legacy Time Profiler's runs; adds the runs it imported.
+  Status ImportLegacySamples(std::set<uint32_t>* runs_with_samples);
+  Status ImportLegacyRun(uint32_t run, const std::string& sampler_path,
+                         const std::string& archive_path);
+  // The single file of a zip inside the bundle (the legacy run archives).
+  Result<std::vector<uint8_t>> ReadZippedFile(const std::string& path, std::string* member_path);
+  // Symbols of a legacy run that form.template lacks (Instruments 4.5), by pid.
+  const std::map<int64_t, SymbolTable>& ArchivedSymbols(uint32_t run);
   Status ReadThreadNames(const Store& store, RunState* run);
   Status ReadThreadInfo(const Store& store, RunState* run);
   Status ReadProcessInfo(const Store& store, RunState* run);
@@ -710,6 +724,176 @@ Status BundleReader::ImportSamples(const Store& store) {
   return OkStatus();
 }
 
+// "Trace<N>.run/<UUID>-sampler.data" → (N, UUID).
+std::optional<std::pair<uint32_t, std::string>> SamplerFile(std::string_view path) {
+  constexpr std::string_view kTrace = "Trace";
+  if (!StartsWith(path, kTrace) || !EndsWith(path, kSamplerSuffix)) return std::nullopt;
+  size_t dot = path.find(".run/");
+  if (dot == std::string_view::npos || dot == kTrace.size()) return std::nullopt;
+  uint64_t run = 0;
+  for (char c : path.substr(kTrace.size(), dot - kTrace.size())) {
+    if (c < '0' || c > '9' || run > UINT32_MAX / 10) return std::nullopt;
+    run = run * 10 + static_cast<uint64_t>(c - '0');
+  }
+  std::string_view uuid = path.substr(dot + 5, path.size() - dot - 5 - kSamplerSuffix.size());
+  if (uuid.empty() || uuid.find('/') != std::string_view::npos) return std::nullopt;
+  return std::make_pair(static_cast<uint32_t>(run), std::string(uuid));
+}
+
+Status BundleReader::ImportLegacySamples(std::set<uint32_t>* runs_with_samples) {
+  for (const std::string& path : files_.paths()) {
+    auto sampler = SamplerFile(path);
+    if (!sampler) continue;
+    auto [run, uuid] = *sampler;
+    if (options_.run && run != *options_.run) continue;
+    std::string archive =
+        "instrument_data/" + uuid + "/run_data/" + std::to_string(run) + ".run.zip";
+    if (!files_.Contains(archive)) {
+      builder_.AddWarning("LEGACY_RUN_UNREADABLE",
+                          "run " + std::to_string(run) + " is left out: " + archive +
+                              ", which holds the backtraces of " + path + ", is missing");
+      continue;
+    }
+    RETURN_IF_ERROR(ImportLegacyRun(run, path, archive));
+    runs_with_samples->insert(run);
+  }
+  return OkStatus();
+}
+
+Status BundleReader::ImportLegacyRun(uint32_t run, const std::string& sampler_path,
+                                     const std::string& archive_path) {
+  // The run archive is a zip of one typedstream.
+  std::string member_path;
+  std::vector<uint8_t> typedstream;
+  ASSIGN_OR_RETURN(typedstream, ReadZippedFile(archive_path, &member_path));
+  auto sampler_run =
+      ReadSamplerRun(ByteSpan(typedstream.data(), typedstream.size()), options_.limits);
+  if (!sampler_run.ok()) return sampler_run.status().WithPath(member_path);
+
+  SharedBytes records;
+  ASSIGN_OR_RETURN(records, ReadMember(sampler_path));
+  // Each sample stands for the sampling interval (1 ms unless the run says).
+  int64_t weight = static_cast<int64_t>(sampler_run->sample_interval_us.value_or(1000)) * 1000;
+  ProfileBuilder::TimelineId timeline =
+      builder_.AddTimeline(run, std::string(kSamplerTable), ValueUnit::kNanoseconds);
+  const RunDetails* details = Details(run);
+  std::map<uint64_t, ProfileBuilder::ThreadId> threads;
+  std::unordered_map<uint32_t, StackId> stacks;
+  RunState& state = runs_[run];
+  uint64_t samples = 0;
+  std::vector<FrameId> frames;
+  Status status = ReadSamplerRecords(
+      ByteSpan(records->data(), records->size()), *sampler_run,
+      [&](const SamplerRecord& record) -> Status {
+        auto backtrace = sampler_run->backtraces.find(record.backtrace);
+        if (backtrace == sampler_run->backtraces.end()) {
+          return Status(ErrorCode::kBundleCorrupt,
+                        "sample " + std::to_string(samples) + " names backtrace " +
+                            std::to_string(record.backtrace) + ", which the run archive lacks");
+        }
+        auto known_thread = sampler_run->threads.find(record.tid);
+        int64_t pid = backtrace->second.pid;
+        auto thread = threads.find(record.tid);
+        if (thread == threads.end()) {
+          ThreadDesc desc;
+          std::string name, process;
+          if (known_thread != sampler_run->threads.end()) {
+            name = known_thread->second.name;
+            process = known_thread->second.process_name;
+            if (known_thread->second.pid >= 0) pid = known_thread->second.pid;
+          }
+          if (process.empty() && details) process = NameIn(details->process_names, pid);
+          std::string label = ThreadLabel(name, record.tid);
+          desc.thread_name = label;
+          desc.tid = record.tid;
+          desc.process_name = process;
+          desc.pid = pid;
+          thread = threads.emplace(record.tid, builder_.InternThread(timeline, desc)).first;
+        }
+        auto stack = stacks.find(record.backtrace);
+        if (stack == stacks.end()) {
+          const SymbolTable* symbols = nullptr;
+          if (details) {
+            auto table = details->symbols.find(backtrace->second.pid);
+            if (table != details->symbols.end()) symbols = &table->second;
+          }
+          if (!symbols) {
+            const std::map<int64_t, SymbolTable>& archived = ArchivedSymbols(run);
+            auto table = archived.find(backtrace->second.pid);
+            if (table != archived.end()) symbols = &table->second;
+          }
+          ProcessFrames& known = state.frames[symbols ? backtrace->second.pid : kNoPid];
+          frames.clear();
+          for (uint64_t address : backtrace->second.addresses) {
+            bool caller = !frames.empty();
+            IntegerMap& named = caller ? known.callers : known.leaves;
+            FrameId frame = named.Find(address);
+            if (frame == IntegerMap::kNoValue) {
+              // Instruments' own name for a slot it had no address for.
+              frame = address == kNoAddressEither
+                          ? builder_.InternFrame(FrameDesc{"<Unknown Address>", {}, {}, {}})
+                          : NameFrame(symbols, nullptr, address, caller);
+              named.Insert(address, frame);
+            }
+            frames.push_back(frame);
+          }
+          stack =
+              stacks.emplace(record.backtrace, builder_.InternFrames(kEmptyStack, frames)).first;
+        }
+        if (record.timestamp > static_cast<uint64_t>(INT64_MAX)) {
+          return Status(ErrorCode::kBadSample, "sample " + std::to_string(samples) +
+                                                   " has the timestamp " +
+                                                   std::to_string(record.timestamp));
+        }
+        RETURN_IF_ERROR(builder_.AddSample(thread->second, static_cast<int64_t>(record.timestamp),
+                                           weight, stack->second));
+        ++samples;
+        return OkStatus();
+      });
+  if (!status.ok()) return status.WithPath(sampler_path);
+  builder_.AddTable(TableSummary{run, std::string(kSamplerTable), samples, true});
+  return OkStatus();
+}
+
+Result<std::vector<uint8_t>> BundleReader::ReadZippedFile(const std::string& path,
+                                                          std::string* member_path) {
+  SharedBytes zip_bytes;
+  ASSIGN_OR_RETURN(zip_bytes, ReadMember(path));
+  auto zip = ZipArchive::Open(ByteSpan(zip_bytes->data(), zip_bytes->size()), options_.limits);
+  if (!zip.ok()) return zip.status().WithPath(path);
+  for (const ZipEntry& entry : zip->entries()) {
+    if (entry.is_directory || IsJunkPath(entry.name)) continue;
+    *member_path = path + "!/" + entry.name;
+    auto bytes = zip->Extract(entry);
+    if (!bytes.ok()) return bytes.status().WithPath(*member_path);
+    RETURN_IF_ERROR(CountMemberBytes(*member_path, bytes->size()));
+    return bytes;
+  }
+  return Status(ErrorCode::kBundleCorrupt, "the zip holds no file").WithPath(path);
+}
+
+const std::map<int64_t, SymbolTable>& BundleReader::ArchivedSymbols(uint32_t run) {
+  auto [entry, inserted] = archived_symbols_.try_emplace(run);
+  if (!inserted) return entry->second;
+  std::string folder = "shared_data/" + std::to_string(run) + ".run/";
+  for (const std::string& path : files_.paths()) {
+    if (!StartsWith(path, folder) || !EndsWith(path, ".zip")) continue;
+    std::string member_path;
+    auto bytes = ReadZippedFile(path, &member_path);
+    auto tables = bytes.ok()
+                      ? ReadArchivedSymbols(ByteSpan(bytes->data(), bytes->size()), options_.limits)
+                      : Result<std::map<int64_t, SymbolTable>>(bytes.status());
+    if (!tables.ok()) {
+      builder_.AddWarning("SYMBOLS_UNREADABLE", "run " + std::to_string(run) + ": " +
+                                                    tables.status().ToString() +
+                                                    ": frames are named by address");
+      continue;
+    }
+    for (auto& [pid, table] : *tables) entry->second.try_emplace(pid, std::move(table));
+  }
+  return entry->second;
+}
+
 Status BundleReader::NoSamplesError(const std::vector<Store>& stores) const {
   std::vector<std::string> instruments;
   bool legacy = false;
@@ -726,10 +910,11 @@ Status BundleReader::NoSamplesError(const std::vector<Store>& stores) const {
     return text;
   };
   if (legacy) {
-    return Status(ErrorCode::kBundleUnsupported,
-                  "this recording keeps its CPU samples in the Time Profiler format of "
-                  "Instruments 9.2 and older (Trace<N>.run/<UUID>-sampler.data), which this "
-                  "version does not read yet; export a Deep Copy of its call tree instead");
+    return Status(ErrorCode::kBundleNoSamples,
+                  "this recording's legacy Time Profiler samples (Trace<N>.run/<UUID>-"
+                  "sampler.data) cannot be read without their run archives "
+                  "(instrument_data/<UUID>/run_data/<N>.run.zip), which hold their backtraces; "
+                  "copy the whole .trace folder, or export a Deep Copy of its call tree");
   }
   std::set<std::string> tables;
   for (const Store& store : stores) tables.insert(store.schema.name);
@@ -818,6 +1003,7 @@ Status BundleReader::Import() {
     builder_.AddTable(
         TableSummary{store.location.run, store.schema.name, count.ok() ? *count : 0, false});
   }
+  RETURN_IF_ERROR(ImportLegacySamples(&runs_with_samples));
   if (runs_with_samples.empty()) return NoSamplesError(stores);
   if (builder_.total_samples() == 0) {
     return Status(ErrorCode::kBundleNoSamples, "the recording's time-profile tables are empty");
@@ -889,6 +1075,11 @@ Status ImportBundle(const FileTree& files, ProfileBuilder& builder, const Import
 bool WantsFile(std::string_view path) {
   if (IsJunkPath(path)) return false;
   if (EndsWith(path, kFormTemplate)) return true;
+  if (EndsWith(path, kSamplerSuffix) ||
+      (path.find("/run_data/") != std::string_view::npos && EndsWith(path, ".run.zip")) ||
+      (path.find("shared_data/") != std::string_view::npos && EndsWith(path, ".zip"))) {
+    return true;
+  }
   if (path.find(kSymbolStores) != std::string_view::npos && EndsWith(path, ".symbolsarchive")) {
     return true;
   }

@@ -1,0 +1,300 @@
+#include "formats/trace_bundle/legacy_sampler.h"
+
+#include <algorithm>
+
+#include "base/byte_reader.h"
+#include "container/typedstream.h"
+
+namespace instrumentscope::trace_bundle {
+namespace {
+
+constexpr uint32_t kSamplerMagic = 0x12340A0A;
+constexpr size_t kPageSizeOffset = 0x0C;
+constexpr size_t kRecordSizeOffset = 0x10;
+// Largest record layout this reader accepts (Instruments' are 28 bytes).
+constexpr uint32_t kMaxRecordSize = 4096;
+
+enum FieldType : uint32_t { kU32 = 1, kU64 = 2, kBacktraceId = 3 };
+
+Status Corrupt(const std::string& what) {
+  return Status(ErrorCode::kBundleCorrupt, what);
+}
+
+// An archived object's first value, which Instruments' XR classes keep their
+// properties in: a dictionary.
+const TypedValue* PropertiesOf(const TypedStream& stream, const TypedObject& object) {
+  std::vector<const TypedValue*> values = stream.Values(object);
+  return values.empty() ? nullptr : values[0];
+}
+
+std::optional<int64_t> NumberAt(const TypedStream& stream, const TypedValue* dictionary,
+                                std::string_view key) {
+  if (!dictionary) return std::nullopt;
+  const TypedValue* value = stream.Lookup(*dictionary, key);
+  return value ? stream.Number(*value) : std::nullopt;
+}
+
+// id_map_nsdata: a typedstream of its own: a count, then (backtrace, id) pairs.
+Status ReadBacktraces(const std::string& table, const Limits& limits, SamplerRun* run) {
+  auto stream = TypedStream::Parse(
+      ByteSpan(reinterpret_cast<const uint8_t*>(table.data()), table.size()), limits);
+  if (!stream.ok()) {
+    return Status(stream.status().code(),
+                  "the backtrace table (id_map_nsdata): " + stream.status().message());
+  }
+  const std::vector<TypedGroup>& groups = stream->groups();
+  std::vector<const TypedValue*> values;
+  for (const TypedGroup& group : groups) {
+    for (const TypedValue& value : group.values) values.push_back(&value);
+  }
+  if (values.empty() || values[0]->kind != TypedValue::Kind::kInteger || values[0]->integer < 0 ||
+      static_cast<uint64_t>(values[0]->integer) * 2 != values.size() - 1) {
+    return Corrupt("the backtrace table (id_map_nsdata) is not a count and its pairs");
+  }
+  for (size_t i = 1; i + 1 < values.size(); i += 2) {
+    const TypedValue& object = *values[i];
+    const TypedValue& id = *values[i + 1];
+    if (object.kind != TypedValue::Kind::kObject || id.kind != TypedValue::Kind::kInteger) {
+      return Corrupt("backtrace table entry " + std::to_string(i / 2) + " is not an object and id");
+    }
+    // XRRawBacktrace (and 4.5's XRRawKernelUserBacktrace): pid, frame count,
+    // the addresses as "[nQ]", then (from version 1) the kernel frame count.
+    std::vector<const TypedValue*> fields = stream->Values(stream->objects()[object.index]);
+    if (fields.size() < 2 || fields[0]->kind != TypedValue::Kind::kInteger ||
+        fields[1]->kind != TypedValue::Kind::kInteger) {
+      return Corrupt("backtrace " + std::to_string(id.integer) + " has no pid and frame count");
+    }
+    SamplerRun::Backtrace backtrace;
+    backtrace.pid = fields[0]->integer;
+    int64_t frames = fields[1]->integer;
+    if (frames > 0) {
+      if (fields.size() < 3 || fields[2]->kind != TypedValue::Kind::kList ||
+          fields[2]->list.size() != static_cast<uint64_t>(frames)) {
+        return Corrupt("backtrace " + std::to_string(id.integer) + " claims " +
+                       std::to_string(frames) + " frames but does not hold them");
+      }
+      if (static_cast<uint64_t>(frames) > limits.max_frames_per_stack) {
+        return Status(ErrorCode::kLimitExceeded, "a backtrace of " + std::to_string(frames) +
+                                                     " frames (limits.maxFramesPerStack)");
+      }
+      for (const TypedValue& address : fields[2]->list) {
+        backtrace.addresses.push_back(static_cast<uint64_t>(address.integer));
+      }
+    }
+    run->backtraces[static_cast<uint32_t>(id.integer)] = std::move(backtrace);
+  }
+  return OkStatus();
+}
+
+Status ReadEventDescriptor(const TypedStream& stream, const TypedObject& descriptor,
+                           const Limits& limits, SamplerRun* run) {
+  const TypedValue* properties = PropertiesOf(stream, descriptor);
+  if (!properties || !stream.Dictionary(*properties)) {
+    return Corrupt("the run archive's XREventDescriptor holds no properties");
+  }
+  const TypedValue* fields = stream.Lookup(*properties, "_fields");
+  auto field_list = fields ? stream.Array(*fields) : std::nullopt;
+  if (!field_list) return Corrupt("the run archive's XREventDescriptor lists no _fields");
+  for (const TypedValue* field : *field_list) {
+    const TypedObject* object =
+        field->kind == TypedValue::Kind::kObject ? &stream.objects()[field->index] : nullptr;
+    const TypedValue* field_properties = object ? PropertiesOf(stream, *object) : nullptr;
+    auto name = field_properties ? stream.Lookup(*field_properties, "_name") : nullptr;
+    auto index = NumberAt(stream, field_properties, "_index");
+    auto type = NumberAt(stream, field_properties, "_type");
+    auto name_text = name ? stream.String(*name) : std::nullopt;
+    if (!name_text || !index || !type || *index < 0 || *type < 0) {
+      return Corrupt("a record field of the run archive has no name, index or type");
+    }
+    run->fields.push_back(
+        SamplerRun::Field{*name_text, static_cast<uint32_t>(*index), static_cast<uint32_t>(*type)});
+  }
+  std::sort(run->fields.begin(), run->fields.end(),
+            [](const auto& a, const auto& b) { return a.index < b.index; });
+  auto size = NumberAt(stream, properties, "_maxEventSize");
+  const TypedValue* props = stream.Lookup(*properties, "_props");
+  auto count = NumberAt(stream, props, "next_event_id");
+  if (!size || *size <= 0 || *size > kMaxRecordSize || !count || *count < 0) {
+    return Corrupt("the run archive gives no record size or record count");
+  }
+  run->record_size = static_cast<uint32_t>(*size);
+  run->record_count = static_cast<uint64_t>(*count);
+  if (auto interval =
+          NumberAt(stream, stream.Lookup(*properties, "_publicProps"), "sampleRateMicros");
+      interval && *interval > 0) {
+    run->sample_interval_us = static_cast<uint64_t>(*interval);
+  }
+  const TypedValue* substitutions = stream.Lookup(*properties, "_substitutions");
+  const TypedObject* substitutions_object =
+      substitutions && substitutions->kind == TypedValue::Kind::kObject
+          ? &stream.objects()[substitutions->index]
+          : nullptr;
+  const TypedValue* substitution_properties =
+      substitutions_object ? PropertiesOf(stream, *substitutions_object) : nullptr;
+  const TypedValue* table =
+      substitution_properties ? stream.Lookup(*substitution_properties, "id_map_nsdata") : nullptr;
+  auto table_bytes = table ? stream.Data(*table) : std::nullopt;
+  if (!table_bytes) return Corrupt("the run archive holds no backtrace table (id_map_nsdata)");
+  return ReadBacktraces(*table_bytes, limits, run);
+}
+
+// XRThread: its tid, then among its values a dictionary of pid, overrideName
+// and execName.
+void ReadThread(const TypedStream& stream, const TypedObject& thread, SamplerRun* run) {
+  std::vector<const TypedValue*> values = stream.Values(thread);
+  if (values.empty() || values[0]->kind != TypedValue::Kind::kInteger) return;
+  uint64_t tid = static_cast<uint64_t>(values[0]->integer);
+  for (const TypedValue* value : values) {
+    if (!stream.Dictionary(*value)) continue;
+    SamplerRun::Thread details;
+    const TypedValue* name = stream.Lookup(*value, "overrideName");
+    const TypedValue* process = stream.Lookup(*value, "execName");
+    details.name = name ? stream.String(*name).value_or("") : "";
+    details.process_name = process ? stream.String(*process).value_or("") : "";
+    details.pid = NumberAt(stream, value, "pid").value_or(-1);
+    run->threads[tid] = std::move(details);
+    return;
+  }
+}
+
+}  // namespace
+
+Result<SamplerRun> ReadSamplerRun(ByteSpan typedstream, const Limits& limits) {
+  TypedStream stream;
+  ASSIGN_OR_RETURN(stream, TypedStream::Parse(typedstream, limits));
+  SamplerRun run;
+  bool has_descriptor = false;
+  for (const TypedObject& object : stream.objects()) {
+    const std::string& name = stream.class_name(object);
+    if (name == "XREventDescriptor" && !has_descriptor) {
+      RETURN_IF_ERROR(ReadEventDescriptor(stream, object, limits, &run));
+      has_descriptor = true;
+    } else if (name == "XRThread") {
+      ReadThread(stream, object, &run);
+    }
+  }
+  if (!has_descriptor) return Corrupt("the run archive holds no XREventDescriptor");
+  // The fields must fill the record exactly, in the types this reader knows.
+  uint32_t offset = 0;
+  bool has_time = false, has_tid = false, has_backtrace = false;
+  for (const SamplerRun::Field& field : run.fields) {
+    if (field.type != kU32 && field.type != kU64 && field.type != kBacktraceId) {
+      return Status(ErrorCode::kBundleUnsupported, "the sample record field \"" + field.name +
+                                                       "\" has type " + std::to_string(field.type) +
+                                                       ", which this version does not read");
+    }
+    offset += field.type == kU64 ? 8 : 4;
+    has_time = has_time || (field.name == "timestamp" && field.type == kU64);
+    has_tid = has_tid || (field.name == "tid" && field.type == kU64);
+    has_backtrace = has_backtrace || (field.name == "backtrace" && field.type == kBacktraceId);
+  }
+  if (offset != run.record_size || !has_time || !has_tid || !has_backtrace) {
+    return Status(ErrorCode::kBundleUnsupported,
+                  "the sample records' fields (" + std::to_string(run.fields.size()) + ", " +
+                      std::to_string(offset) + " bytes of " + std::to_string(run.record_size) +
+                      ") are not the timestamp, tid and backtrace this version reads");
+  }
+  return run;
+}
+
+Result<std::map<int64_t, SymbolTable>> ReadArchivedSymbols(ByteSpan typedstream,
+                                                           const Limits& limits) {
+  TypedStream stream;
+  ASSIGN_OR_RETURN(stream, TypedStream::Parse(typedstream, limits));
+  std::map<int64_t, SymbolTable> tables;
+  auto text = [&stream](const TypedValue* value) {
+    return value ? stream.String(*value).value_or("") : std::string();
+  };
+  for (const TypedObject& object : stream.objects()) {
+    if (stream.class_name(object) != "PFTSymbolData") continue;
+    // name, source path, owner, flags, n, start, n × (line, address), size.
+    std::vector<const TypedValue*> values = stream.Values(object);
+    auto integer = [&values](size_t i) -> std::optional<int64_t> {
+      if (i >= values.size() || values[i]->kind != TypedValue::Kind::kInteger) return std::nullopt;
+      return values[i]->integer;
+    };
+    auto pairs = integer(4);
+    if (!pairs || *pairs < 0 || values.size() != 7 + 2 * static_cast<uint64_t>(*pairs) ||
+        !integer(5) || !integer(values.size() - 1)) {
+      return Status(ErrorCode::kBundleCorrupt, "a PFTSymbolData of " +
+                                                   std::to_string(values.size()) +
+                                                   " values is not name, file, owner, flags, "
+                                                   "count, start, lines and size");
+    }
+    Symbol symbol;
+    symbol.name = text(values[0]);
+    symbol.source_file = text(values[1]);
+    int64_t pid = -1;
+    if (values[2]->kind == TypedValue::Kind::kObject) {
+      // PFTOwnerData: binary name, binary path, flags, pid, UUID.
+      std::vector<const TypedValue*> owner = stream.Values(stream.objects()[values[2]->index]);
+      if (owner.size() >= 2) symbol.binary_path = text(owner[1]);
+      if (symbol.binary_path.empty() && !owner.empty()) symbol.binary_path = text(owner[0]);
+      if (owner.size() >= 4 && owner[3]->kind == TypedValue::Kind::kInteger) {
+        pid = owner[3]->integer;
+      }
+    }
+    symbol.start = static_cast<uint64_t>(*integer(5));
+    symbol.size = static_cast<uint64_t>(*integer(values.size() - 1));
+    for (int64_t i = 0; i < *pairs; ++i) {
+      auto line = integer(6 + 2 * static_cast<size_t>(i));
+      auto address = integer(7 + 2 * static_cast<size_t>(i));
+      if (!line || !address) {
+        return Status(ErrorCode::kBundleCorrupt, "a PFTSymbolData's address/line pair is no pair");
+      }
+      symbol.lines.emplace_back(static_cast<uint64_t>(*address), static_cast<uint32_t>(*line));
+    }
+    tables[pid].Add(std::move(symbol));
+  }
+  return tables;
+}
+
+bool LooksLikeSamplerData(ByteSpan data) {
+  ByteReader reader(data);
+  auto magic = reader.ReadU32Le();
+  return magic.ok() && *magic == kSamplerMagic;
+}
+
+Status ReadSamplerRecords(ByteSpan data, const SamplerRun& run,
+                          const std::function<Status(const SamplerRecord&)>& visit) {
+  ByteReader header(data);
+  uint32_t magic, page_size, record_size;
+  ASSIGN_OR_RETURN(magic, header.ReadU32Le());
+  if (magic != kSamplerMagic) {
+    return Corrupt("the file does not start with the sampler.data magic 0x12340a0a").WithOffset(0);
+  }
+  RETURN_IF_ERROR(header.Seek(kPageSizeOffset));
+  ASSIGN_OR_RETURN(page_size, header.ReadU32Le());
+  RETURN_IF_ERROR(header.Seek(kRecordSizeOffset));
+  ASSIGN_OR_RETURN(record_size, header.ReadU32Le());
+  if (record_size != run.record_size) {
+    return Corrupt("the records are " + std::to_string(record_size) +
+                   " bytes, the run archive says " + std::to_string(run.record_size))
+        .WithOffset(kRecordSizeOffset);
+  }
+  // The records follow the header page, one after another across pages.
+  uint64_t needed = static_cast<uint64_t>(record_size) * run.record_count;
+  if (page_size > data.size() || needed > data.size() - page_size) {
+    return Corrupt("the run archive counts " + std::to_string(run.record_count) + " records of " +
+                   std::to_string(record_size) + " bytes after a " + std::to_string(page_size) +
+                   "-byte header, more than the file's " + std::to_string(data.size()) +
+                   " bytes hold")
+        .WithOffset(page_size);
+  }
+  ByteReader reader(data);
+  for (uint64_t i = 0; i < run.record_count; ++i) {
+    RETURN_IF_ERROR(reader.Seek(page_size + i * record_size));
+    SamplerRecord record;
+    for (const SamplerRun::Field& field : run.fields) {
+      uint64_t value;
+      ASSIGN_OR_RETURN(value, reader.ReadUIntLe(field.type == kU64 ? 8 : 4));
+      if (field.name == "timestamp") record.timestamp = value;
+      if (field.name == "tid") record.tid = value;
+      if (field.name == "backtrace") record.backtrace = static_cast<uint32_t>(value);
+    }
+    RETURN_IF_ERROR(visit(record));
+  }
+  return OkStatus();
+}
+
+}  // namespace instrumentscope::trace_bundle
