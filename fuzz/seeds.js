@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inflateSync } from 'node:zlib';
+import { inflateRawSync, inflateSync } from 'node:zlib';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = process.env.INSTRUMENTSCOPE_CORPUS ?? join(ROOT, '..', 'shared', 'corpus');
@@ -33,6 +33,25 @@ function expanded(bytes) {
   } catch {
     return bytes;
   }
+}
+
+// The files of a small zip, by its local headers (stored or deflated).
+function zipMembers(bytes) {
+  const members = [];
+  for (let at = 0; at + 30 <= bytes.length && bytes.readUInt32LE(at) === 0x04034b50;) {
+    const method = bytes.readUInt16LE(at + 8);
+    const size = bytes.readUInt32LE(at + 18);
+    const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
+    if (size === 0) break;  // sizes in a data descriptor: not worth following here
+    const data = bytes.subarray(start, start + size);
+    try {
+      members.push(method === 8 ? inflateRawSync(data) : data);
+    } catch {
+      // a damaged member is no seed
+    }
+    at = start + size;
+  }
+  return members;
 }
 
 // Uniquer data files are zero-filled ahead of their arrays, megabytes of them.
@@ -67,6 +86,12 @@ function main() {
       add('deep_copy', raw);
     }
     if (name.endsWith('.symbolsarchive')) add('symbol_archive', raw);
+    // Legacy run archives and symbols: typedstreams inside small zips.
+    if (name.endsWith('.zip') && /\/(run_data|shared_data)\//.test(path)) {
+      for (const member of zipMembers(raw)) {
+        if (startsWith(member.subarray(2), 'streamtyped')) add('typedstream', member);
+      }
+    }
     if (name === 'form.template') add('form_template', raw);
     if (isZlib(raw)) add('inflate', raw);
     const bytes = expanded(raw);

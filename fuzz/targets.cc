@@ -14,9 +14,11 @@
 #include "container/gzip.h"
 #include "container/inflate.h"
 #include "container/keyed_archive.h"
+#include "container/typedstream.h"
 #include "container/zip.h"
 #include "formats/deep_copy/deep_copy_importer.h"
 #include "formats/trace_bundle/form_template.h"
+#include "formats/trace_bundle/legacy_sampler.h"
 #include "formats/trace_bundle/store.h"
 #include "formats/trace_bundle/symbol_archive.h"
 #include "formats/trace_bundle/uniquer.h"
@@ -115,6 +117,25 @@ void KeyedArchiveTarget(ByteSpan input) {
     auto top = archive->Top(key);
     if (top.ok()) (void)archive->Describe(*top, 6);
   }
+}
+
+// A typedstream, every value of every object asked for as each Foundation
+// class, then read as a legacy run archive and as archived symbols.
+void TypedStreamTarget(ByteSpan input) {
+  auto stream = TypedStream::Parse(input, FuzzLimits());
+  if (stream.ok()) {
+    for (const TypedObject& object : stream->objects()) {
+      for (const TypedValue* value : stream->Values(object)) {
+        (void)stream->Number(*value);
+        (void)stream->String(*value);
+        (void)stream->Data(*value);
+        (void)stream->Array(*value);
+        (void)stream->Lookup(*value, "pid");
+      }
+    }
+  }
+  (void)trace_bundle::ReadSamplerRun(input, FuzzLimits());
+  (void)trace_bundle::ReadArchivedSymbols(input, FuzzLimits());
 }
 
 void FormTemplate(ByteSpan input) {
@@ -235,6 +256,7 @@ const std::vector<Target>& Targets() {
       {"bplist", BinaryPlist},
       {"keyed_archive", KeyedArchiveTarget},
       {"form_template", FormTemplate},
+      {"typedstream", TypedStreamTarget},
       {"bulkstore", BulkStoreRows},
       {"uniquer", UniquerArrays},
       {"symbol_archive", SymbolArchive},

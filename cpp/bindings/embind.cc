@@ -106,9 +106,13 @@ val AddImportFile(int session, const std::string& path, uintptr_t address, size_
   return status.ok() ? val::null() : ErrorValue(status);
 }
 
-// Whether the importer reads this file of a folder; others may be added empty.
-bool WantsFile(const std::string& path) {
-  return Import::WantsFile(path);
+// For a folder's paths (a JS array), whether the importer reads each file (a
+// JS array of booleans); the others may be added empty.
+val WantedFiles(const val& paths) {
+  std::vector<bool> wanted = Import::WantedFiles(emscripten::vecFromJSArray<std::string>(paths));
+  val result = val::array();
+  for (bool file : wanted) result.call<void>("push", file);
+  return result;
 }
 
 val ProgressValue(const ImportProgress& progress) {
@@ -200,7 +204,7 @@ EMSCRIPTEN_BINDINGS(instrumentscope) {
   emscripten::function("beginImport", &instrumentscope::BeginImport);
   emscripten::function("feedImport", &instrumentscope::FeedImport);
   emscripten::function("addImportFile", &instrumentscope::AddImportFile);
-  emscripten::function("wantsFile", &instrumentscope::WantsFile);
+  emscripten::function("wantedFiles", &instrumentscope::WantedFiles);
   emscripten::function("importProgress", &instrumentscope::ImportProgressOf);
   emscripten::function("finishImport", &instrumentscope::FinishImport);
   emscripten::function("finishImportToJson", &instrumentscope::FinishImportToJson);

@@ -43,8 +43,8 @@ Status Import::Fail(Status status) {
   return status;
 }
 
-bool Import::WantsFile(std::string_view path) {
-  return trace_bundle::WantsFile(path);
+std::vector<bool> Import::WantedFiles(const std::vector<std::string>& paths) {
+  return trace_bundle::WantedFiles(paths);
 }
 
 Status Import::AddFile(std::string_view path, std::vector<uint8_t> bytes) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "base/status.h"
@@ -38,9 +39,10 @@ class Import {
   // Errors are sticky: after one, every call returns it.
   Status Feed(ByteSpan bytes);
   // Instead of Feed: the files of a folder (a .trace bundle), one by one.
-  // Files that WantsFile() declines may be added with no bytes.
+  // Files that WantedFiles() declines may be added with no bytes.
   Status AddFile(std::string_view path, std::vector<uint8_t> bytes);
-  static bool WantsFile(std::string_view path);
+  // For all the paths of a folder, whether each is read.
+  static std::vector<bool> WantedFiles(const std::vector<std::string>& paths);
   Result<ProfileGroup> Finish();
   ImportProgress progress() const;
 

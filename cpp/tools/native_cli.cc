@@ -64,16 +64,22 @@ int main(int argc, char** argv) {
   if (std::filesystem::is_directory(input_path, error)) {
     // A .trace folder: its files, with bytes for those the importer reads.
     namespace fs = std::filesystem;
+    std::vector<std::string> paths;
+    std::vector<fs::path> files;
     for (auto it = fs::recursive_directory_iterator(input_path, error);
-         status.ok() && !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+         !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
       if (!it->is_regular_file()) continue;
-      std::string path = fs::relative(it->path(), input_path).generic_string();
+      paths.push_back(fs::relative(it->path(), input_path).generic_string());
+      files.push_back(it->path());
+    }
+    std::vector<bool> wanted = instrumentscope::Import::WantedFiles(paths);
+    for (size_t i = 0; i < paths.size() && status.ok() && !error; ++i) {
       std::vector<uint8_t> bytes;
-      if (instrumentscope::Import::WantsFile(path)) {
-        std::ifstream file(it->path(), std::ios::binary);
+      if (wanted[i]) {
+        std::ifstream file(files[i], std::ios::binary);
         bytes.assign(std::istreambuf_iterator<char>(file), {});
       }
-      status = import.AddFile(path, std::move(bytes));
+      status = import.AddFile(paths[i], std::move(bytes));
     }
     if (error) {
       std::fprintf(stderr, "instrumentscope: cannot read %s: %s\n", input_path.c_str(),

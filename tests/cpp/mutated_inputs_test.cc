@@ -90,13 +90,18 @@ TEST_CASE("Bundle folders with one file mutated end in a profile or an error") {
     INFO(folders[i]);
     std::map<std::string, std::vector<uint8_t>> files;
     std::vector<std::string> read;  // the files the importer reads
+    std::vector<std::string> paths;
     for (const auto& entry : fs::recursive_directory_iterator(folders[i])) {
-      if (!entry.is_regular_file()) continue;
-      std::string path = fs::relative(entry.path(), folders[i]).generic_string();
-      files[path] = {};
-      if (Import::WantsFile(path)) {
-        files[path] = ReadFile(entry.path().string());
-        if (!files[path].empty()) read.push_back(path);
+      if (entry.is_regular_file()) {
+        paths.push_back(fs::relative(entry.path(), folders[i]).generic_string());
+      }
+    }
+    std::vector<bool> wanted = Import::WantedFiles(paths);
+    for (size_t j = 0; j < paths.size(); ++j) {
+      files[paths[j]] = {};
+      if (wanted[j]) {
+        files[paths[j]] = ReadFile(folders[i] + "/" + paths[j]);
+        if (!files[paths[j]].empty()) read.push_back(paths[j]);
       }
     }
     REQUIRE(!read.empty());

@@ -66,12 +66,16 @@ Result<ProfileGroup> ImportText(const std::string& text, ImportOptions options, 
 Result<ProfileGroup> ImportFolder(const std::string& folder, ImportOptions options) {
   namespace fs = std::filesystem;
   Import import(std::move(options));
+  std::vector<std::string> paths;
   for (const auto& entry : fs::recursive_directory_iterator(folder)) {
-    if (!entry.is_regular_file()) continue;
-    std::string path = fs::relative(entry.path(), folder).generic_string();
+    if (entry.is_regular_file())
+      paths.push_back(fs::relative(entry.path(), folder).generic_string());
+  }
+  std::vector<bool> wanted = Import::WantedFiles(paths);
+  for (size_t i = 0; i < paths.size(); ++i) {
     std::vector<uint8_t> bytes;
-    if (Import::WantsFile(path)) bytes = ReadFile(entry.path().string());
-    Status status = import.AddFile(path, std::move(bytes));
+    if (wanted[i]) bytes = ReadFile(folder + "/" + paths[i]);
+    Status status = import.AddFile(paths[i], std::move(bytes));
     if (!status.ok()) return status;
   }
   return import.Finish();

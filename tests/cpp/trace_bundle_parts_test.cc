@@ -381,16 +381,22 @@ TEST_CASE("File trees: folders, junk, roots one level down, zips inside zips") {
   exclaimed.Add("wow!/form.template", {5});
   CHECK(**exclaimed.Read("wow!/form.template") == std::vector<uint8_t>{5});
 
-  CHECK(WantsFile("x.trace/form.template"));
-  CHECK(WantsFile("corespace/run12/core/stores/indexed-store-3/bulkstore_descriptor"));
-  CHECK(WantsFile("t/corespace/run1/core/uniquing/arrayUniquer/integeruniquer.data"));
-  CHECK_FALSE(WantsFile("t/corespace/currentRun/core/uniquing/arrayUniquer/integeruniquer.data"));
-  // Legacy runs keep their backtraces in their run archives, 4.5 its symbols in shared_data.
-  CHECK(WantsFile("t/instrument_data/A/run_data/1.run.zip"));
-  CHECK(WantsFile("t/Trace1.run/A-sampler.data"));
-  CHECK(WantsFile("t/shared_data/2.run/B.zip"));
-  CHECK_FALSE(WantsFile("t/Trace1.run/RunIssues.storedata"));
-  CHECK_FALSE(WantsFile("__MACOSX/t/._form.template"));
+  const std::vector<std::string> paths = {
+      "x.trace/form.template",
+      "corespace/run12/core/stores/indexed-store-3/bulkstore_descriptor",
+      "t/corespace/run1/core/uniquing/arrayUniquer/integeruniquer.data",
+      "t/corespace/currentRun/core/uniquing/arrayUniquer/integeruniquer.data",
+      "t/instrument_data/A/run_data/1.run.zip",  // no legacy samples of run 1 with id A
+      "__MACOSX/t/._form.template",
+      // A legacy run brings in its run archive and its run's shared_data zips.
+      "t/Trace2.run/B-sampler.data",
+      "t/instrument_data/B/run_data/2.run.zip",
+      "t/shared_data/2.run/C.zip",
+      "t/shared_data/3.run/D.zip",
+      "t/Trace2.run/RunIssues.storedata",
+  };
+  CHECK(WantedFiles(paths) ==
+        std::vector<bool>{true, true, true, false, false, false, true, true, true, false, false});
 
   auto path = CorpusFileOrSkip(
       "axe-org__TraceUtility/TestBlock/Instruments.trace/instrument_data/"

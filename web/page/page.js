@@ -40,6 +40,7 @@ const HINTS = {
   ZIP_UNSUPPORTED: 'Zip the .trace folder again with plain zip (zip -r x.trace.zip x.trace), or open the folder itself.',
   PLIST_CORRUPT: `A file inside the .trace is damaged. ${REEXPORT}`,
   KEYED_ARCHIVE_CORRUPT: `A file inside the .trace is damaged. ${REEXPORT}`,
+  TYPEDSTREAM_CORRUPT: `A file inside the .trace is damaged. ${REEXPORT}`,
   BUNDLE_CORRUPT: `A file inside the .trace is damaged. ${REEXPORT}`,
   BUNDLE_NO_SAMPLES: 'This recording holds no CPU samples. Record with the Time Profiler instrument.',
   BUNDLE_UNSUPPORTED: REEXPORT,

@@ -18,7 +18,7 @@ const USAGE = `usage: instrumentscope INPUT [-o OUT.json] [--run N] [--limit NAM
 
 Converts an Instruments recording to a speedscope profile
 (https://www.speedscope.app). INPUT is a .trace bundle (a folder, or a zip of
-one; Instruments 8.3.3 to 16), an \`xctrace export\` (XML, plain or gzipped),
+one; Instruments 4.5 to 16), an \`xctrace export\` (XML, plain or gzipped),
 or the text of an Instruments Deep Copy of a call tree; - reads standard input
 (pbpaste | instrumentscope - -o tree.json).
 

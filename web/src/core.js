@@ -195,14 +195,16 @@ export async function importHere(input, options, name, json = undefined) {
 /** The bytes of the files the core reads (others come empty), one by one. */
 async function* readFiles(core, files) {
   const empty = new Uint8Array(0);
-  for (const file of files) {
-    yield { path: file.path, bytes: core.wantsFile(file.path) ? await readData(file.data) : empty };
+  const wanted = core.wantedFiles(files.map((file) => file.path));
+  for (const [i, file] of files.entries()) {
+    yield { path: file.path, bytes: wanted[i] ? await readData(file.data) : empty };
   }
 }
 
 /** The bytes of a folder's files that the core will read. */
 export function wantedBytes(core, files) {
-  return files.reduce((sum, file) => sum + (core.wantsFile(file.path) ? dataSize(file.data) : 0), 0);
+  const wanted = core.wantedFiles(files.map((file) => file.path));
+  return files.reduce((sum, file, i) => sum + (wanted[i] ? dataSize(file.data) : 0), 0);
 }
 
 function nextChunk(iterator, aborted) {

@@ -1072,14 +1072,12 @@ Status ImportBundle(const FileTree& files, ProfileBuilder& builder, const Import
   return status.WithPathPrefix(root);
 }
 
-bool WantsFile(std::string_view path) {
+namespace {
+
+// The files a bundle's samples need, by their own path.
+bool WantsOnItsOwn(std::string_view path) {
   if (IsJunkPath(path)) return false;
-  if (EndsWith(path, kFormTemplate)) return true;
-  if (EndsWith(path, kSamplerSuffix) ||
-      (path.find("/run_data/") != std::string_view::npos && EndsWith(path, ".run.zip")) ||
-      (path.find("shared_data/") != std::string_view::npos && EndsWith(path, ".zip"))) {
-    return true;
-  }
+  if (EndsWith(path, kFormTemplate) || EndsWith(path, kSamplerSuffix)) return true;
   if (path.find(kSymbolStores) != std::string_view::npos && EndsWith(path, ".symbolsarchive")) {
     return true;
   }
@@ -1091,6 +1089,39 @@ bool WantsFile(std::string_view path) {
            EndsWith(inside, "/bulkstore_descriptor"))) ||
          inside.find("/core/uniquing/arrayUniquer/integeruniquer.") != std::string_view::npos ||
          EndsWith(inside, "/core/uniquing/strings");
+}
+
+}  // namespace
+
+std::vector<bool> WantedFiles(const std::vector<std::string>& paths) {
+  // A legacy run's sample file brings in its run archive, and its run's
+  // shared_data zips (4.5's symbols); other bundles' archives stay unread.
+  std::set<std::string> run_archives;
+  std::vector<std::string> symbol_folders;
+  for (const std::string& path : paths) {
+    if (IsJunkPath(path) || !EndsWith(path, kSamplerSuffix)) continue;
+    size_t name = path.rfind('/');
+    if (name == std::string::npos || name == 0) continue;
+    size_t folder = path.rfind('/', name - 1);
+    size_t start = folder == std::string::npos ? 0 : folder + 1;
+    auto sampler = SamplerFile(std::string_view(path).substr(start));
+    if (!sampler) continue;
+    std::string prefix = path.substr(0, start);
+    std::string run = std::to_string(sampler->first);
+    run_archives.insert(prefix + "instrument_data/" + sampler->second + "/run_data/" + run +
+                        ".run.zip");
+    symbol_folders.push_back(prefix + "shared_data/" + run + ".run/");
+  }
+  std::vector<bool> wanted;
+  wanted.reserve(paths.size());
+  for (const std::string& path : paths) {
+    bool symbols =
+        EndsWith(path, ".zip") && !IsJunkPath(path) &&
+        std::any_of(symbol_folders.begin(), symbol_folders.end(),
+                    [&path](const std::string& folder) { return StartsWith(path, folder); });
+    wanted.push_back(WantsOnItsOwn(path) || run_archives.count(path) || symbols);
+  }
+  return wanted;
 }
 
 }  // namespace instrumentscope::trace_bundle

@@ -1,17 +1,20 @@
-// Reads .trace bundles written by Instruments 8.3.3 to 10.x: the time-profile
+// Reads .trace bundles written by Instruments 4.5 to 16: the time-profile
 // table of every run (corespace/run<N>/core/stores), with backtraces from the
-// run's array uniquer and names from form.template. Accepts a zipped bundle
-// (at the zip's root or one folder down) or a folder's files.
+// run's array uniquer, and the legacy Time Profiler's Trace<N>.run sample
+// files (4.5 to 9.2) with their run archives; names from form.template, the
+// symbols archives of symbols/ (12+) or 4.5's shared_data. Accepts a zipped
+// bundle (at the zip's root or one folder down) or a folder's files.
 //
-// Not read (yet): legacy "sampler" data (Instruments 9.2 and older), symbols
-// archives (Instruments 10.1+ symbols/ folders), tables other than
-// time-profile. Bundles without CPU samples fail with the instruments they
-// hold. See FORMAT.md for the layouts and the versions seen.
+// Not read (yet): tables other than time-profile (counters). Bundles without
+// CPU samples fail with the instruments they hold. See FORMAT.md for the
+// layouts and the versions seen.
 #ifndef INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_BUNDLE_IMPORTER_H_
 #define INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_BUNDLE_IMPORTER_H_
 
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "container/file_tree.h"
 #include "formats/importer.h"
@@ -33,9 +36,11 @@ inline const FormatDescriptor kFormat = {"trace-bundle", &Sniff, &CreateImporter
 // are paths in `files`.
 Status ImportBundle(const FileTree& files, ProfileBuilder& builder, const ImportOptions& options);
 
-// Whether a file of a folder is worth reading: lets callers skip the bulk of
-// a bundle (UI state, per-instrument archives, scratch copies) unread.
-bool WantsFile(std::string_view path);
+// Which files of a folder (all its paths, '/'-separated) are worth reading:
+// lets callers leave the bulk of a bundle (UI state, per-instrument archives,
+// scratch copies) unread. Some files are wanted for others beside them: a
+// legacy run's archive for its sample file.
+std::vector<bool> WantedFiles(const std::vector<std::string>& paths);
 
 }  // namespace instrumentscope::trace_bundle
 
