@@ -25,6 +25,7 @@ import {
 const ZIPPED_BUNDLE = 'jlfwong__speedscope/sample/profiles/Instruments/9.3.1/simple-time-profile.trace.zip';
 const BUNDLE_FOLDER = 'axe-org__TraceUtility/TestBlock/Instruments.trace';
 const FOUR_RUNS_FOLDER = 'IvanCaldwell__ios-astronomy-performance/Instruments.trace';
+const LEGACY_FOLDER = 'jlfwong__speedscope/sample/cpp/timeprofile.trace';
 const DEEP_COPY = 'jlfwong__speedscope/sample/profiles/Instruments/16.0/simple-time-profile-deep-copy.txt';
 const SKIP = CHROMIUM_SKIP || CORPUS_SKIP;
 
@@ -245,6 +246,15 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
     const download = await downloadedJson(page);
     assert.equal(download.name, 'pasted text.speedscope.json');
     assert.deepEqual(JSON.parse(download.text).profiles, expected.profiles);
+    assertCleanPage(page);
+  });
+
+  test('a legacy .trace folder (Instruments 7) dropped on the page shows its flame graph', { skip: SKIP }, async () => {
+    const page = await openPage(session);
+    await dropPath(page, corpusFile(LEGACY_FOLDER));
+    assert.equal(await settledState(page), 'loaded');
+    await assertShowsGolden(page, 'trace_bundle/speedscope-7.x-cpp-timeprofile', 'timeprofile.speedscope.json');
+    assert.match(await page.textContent('#status'), /513 samples in 1 thread, recorded with Time Profiler/);
     assertCleanPage(page);
   });
 
