@@ -233,6 +233,7 @@ class TypedStreamParser {
   // Reads the value of the first type in `types` and removes that type.
   Result<TypedValue> Value(std::string_view& types, uint32_t depth) {
     if (depth > limits_.max_plist_depth) return DepthError();
+    RETURN_IF_ERROR(CountEntry());  // each value costs about 80 bytes
     char type = types.front();
     types.remove_prefix(1);
     TypedValue value;

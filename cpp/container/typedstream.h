@@ -54,8 +54,9 @@ struct TypedObject {
 
 class TypedStream {
  public:
-  // Limits: max_plist_objects bounds objects, classes and strings together;
-  // max_plist_depth bounds the nesting of objects and of arrays and structs.
+  // Limits: max_plist_objects bounds values, objects, classes and strings
+  // together (each costs tens of bytes decoded); max_plist_depth bounds the
+  // nesting of objects, arrays and structs.
   static Result<TypedStream> Parse(ByteSpan bytes, const Limits& limits);
 
   const std::vector<TypedGroup>& groups() const { return groups_; }

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "base/byte_reader.h"
+#include "base/checked_math.h"
 #include "base/integer_map.h"
 #include "base/text.h"
 #include "container/inflate.h"
@@ -773,7 +774,14 @@ Status BundleReader::ImportLegacyRun(uint32_t run, const std::string& sampler_pa
   SharedBytes records;
   ASSIGN_OR_RETURN(records, ReadMember(sampler_path));
   // Each sample stands for the sampling interval (1 ms unless the run says).
-  int64_t weight = static_cast<int64_t>(sampler_run->sample_interval_us.value_or(1000)) * 1000;
+  uint64_t interval_us = sampler_run->sample_interval_us.value_or(1000);
+  auto interval_ns = CheckedMul<uint64_t>(interval_us, 1000);
+  if (!interval_ns || *interval_ns > static_cast<uint64_t>(INT64_MAX)) {
+    return Status(ErrorCode::kBundleCorrupt, "the run archive gives a sampling interval of " +
+                                                 std::to_string(interval_us) + " µs")
+        .WithPath(member_path);
+  }
+  int64_t weight = static_cast<int64_t>(*interval_ns);
   ProfileBuilder::TimelineId timeline =
       builder_.AddTimeline(run, std::string(kSamplerTable), ValueUnit::kNanoseconds);
   const RunDetails* details = Details(run);
