@@ -159,6 +159,17 @@ TEST_CASE("typedstream: damage and hostile nesting fail with what and where") {
   REQUIRE_FALSE(nested.ok());
   CHECK(nested.status().code() == ErrorCode::kLimitExceeded);
   CHECK_THAT(nested.status().message(), Catch::Contains("limits.maxPlistDepth"));
+
+  // A hundred one-byte integers: each value counts against maxPlistObjects.
+  std::vector<uint8_t> many = NewString("[100i]");
+  many.insert(many.end(), 100, 0x01);
+  limits = Limits{};
+  limits.max_plist_objects = 50;
+  auto values = Parse(Stream(many), limits);
+  REQUIRE_FALSE(values.ok());
+  CHECK(values.status().code() == ErrorCode::kLimitExceeded);
+  CHECK_THAT(values.status().message(), Catch::Contains("limits.maxPlistObjects"));
+  CHECK(Parse(Stream(many)).ok());
 }
 
 // The typedstream inside a bundle's run archive.
