@@ -1,5 +1,7 @@
 #include "container/typedstream.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "base/byte_reader.h"
@@ -29,7 +31,11 @@ bool IsIntegerType(char type) {
 class TypedStreamParser {
  public:
   TypedStreamParser(ByteSpan bytes, const Limits& limits, TypedStream* stream)
-      : bytes_(bytes), reader_(bytes), limits_(limits), stream_(*stream) {}
+      : bytes_(bytes),
+        reader_(bytes),
+        limits_(limits),
+        stream_(*stream),
+        string_budget_(kStringBudgetPerByte * bytes.size() + kStringBudgetBase) {}
 
   Status Parse() {
     uint8_t version;
@@ -61,6 +67,21 @@ class TypedStreamParser {
   Status Corrupt(const std::string& what) const {
     return Status(ErrorCode::kTypedStreamCorrupt, "the typedstream archive " + what)
         .WithOffset(reader_.absolute_offset());
+  }
+
+  // A reference to a string costs one byte but copies (and, for a type
+  // encoding, scans) the whole string: the bytes so reused are bounded by a
+  // multiple of the stream's size.
+  static constexpr uint64_t kStringBudgetPerByte = 16;
+  static constexpr uint64_t kStringBudgetBase = 1 << 20;
+
+  Status ChargeString(size_t size) {
+    if (size > string_budget_) {
+      return Corrupt("reuses its strings more than " + std::to_string(bytes_.size()) +
+                     " bytes of archive can account for");
+    }
+    string_budget_ -= size;
+    return OkStatus();
   }
 
   Status CountEntry() {
@@ -119,12 +140,17 @@ class TypedStreamParser {
   Result<uint64_t> ReferenceAfter(int8_t tag, size_t table_size, const char* what) {
     int64_t value;
     ASSIGN_OR_RETURN(value, IntegerAfter(tag));
-    int64_t index = value - kReferenceBase;
-    if (index < 0 || static_cast<uint64_t>(index) >= table_size) {
+    if (value < kReferenceBase) {
+      return Corrupt(std::string("refers to ") + what + " " + std::to_string(value) +
+                     " below the first");
+    }
+    // value - kReferenceBase, computed without overflow.
+    uint64_t index = static_cast<uint64_t>(value) + static_cast<uint64_t>(-kReferenceBase);
+    if (index >= table_size) {
       return Corrupt(std::string("refers to ") + what + " " + std::to_string(index) + " of " +
                      std::to_string(table_size));
     }
-    return static_cast<uint64_t>(index);
+    return index;
   }
 
   // A shared string (type encodings, class names): nullopt for nil.
@@ -141,6 +167,7 @@ class TypedStreamParser {
     }
     uint64_t index;
     ASSIGN_OR_RETURN(index, ReferenceAfter(tag, shared_strings_.size(), "string"));
+    RETURN_IF_ERROR(ChargeString(shared_strings_[index].size()));
     return std::optional<std::string>(shared_strings_[index]);
   }
 
@@ -310,6 +337,7 @@ class TypedStreamParser {
     }
     const Slot* slot;
     ASSIGN_OR_RETURN(slot, SlotAfter(tag, Slot::Kind::kString, "C string"));
+    RETURN_IF_ERROR(ChargeString(c_strings_[slot->index].size()));
     value.bytes = c_strings_[slot->index];
     return value;
   }
@@ -329,6 +357,43 @@ class TypedStreamParser {
     return Corrupt("has an unbalanced type encoding");
   }
 
+  // A lower bound on the bytes a value of the first type of `types` takes, and
+  // that type removed: 0 for types that hold nothing (an empty struct, an
+  // array of none), at least 1 for any other.
+  static uint64_t TakeMinimumBytes(std::string_view& types, uint32_t depth) {
+    if (types.empty() || depth > 64) {
+      types = {};
+      return 0;
+    }
+    char type = types.front();
+    types.remove_prefix(1);
+    if (type == '^') return TakeMinimumBytes(types, depth + 1);
+    if (type == '[') {
+      uint64_t count = 0;
+      while (!types.empty() && types.front() >= '0' && types.front() <= '9') {
+        count =
+            std::min<uint64_t>(count * 10 + static_cast<uint64_t>(types.front() - '0'), 1u << 30);
+        types.remove_prefix(1);
+      }
+      uint64_t element = TakeMinimumBytes(types, depth + 1);
+      if (!types.empty() && types.front() == ']') types.remove_prefix(1);
+      return element == 0 ? 0 : count;
+    }
+    if (type == '{') {
+      size_t name_end = types.find_first_of("={}");
+      if (name_end != std::string_view::npos && types[name_end] == '=') {
+        types.remove_prefix(name_end + 1);
+      }
+      uint64_t total = 0;
+      while (!types.empty() && types.front() != '}') {
+        total = std::min<uint64_t>(total + TakeMinimumBytes(types, depth + 1), 1u << 30);
+      }
+      if (!types.empty()) types.remove_prefix(1);
+      return total;
+    }
+    return 1;
+  }
+
   Result<TypedValue> ArrayValue(std::string_view& types, uint32_t depth) {
     std::string_view inside;
     ASSIGN_OR_RETURN(inside, Bracketed(types, '[', ']'));
@@ -339,6 +404,11 @@ class TypedStreamParser {
       inside.remove_prefix(1);
     }
     if (inside.empty()) return Corrupt("has an array without an element type");
+    // Elements that take no bytes would let a short stream claim any number of values.
+    std::string_view element_type = inside;
+    if (count > 0 && TakeMinimumBytes(element_type, 0) == 0) {
+      return Corrupt("has an array of elements that hold nothing");
+    }
     TypedValue value;
     if (inside == "c" || inside == "C") {  // bytes, written raw
       value.kind = TypedValue::Kind::kBytes;
@@ -389,6 +459,7 @@ class TypedStreamParser {
   std::vector<std::string> c_strings_;
   std::vector<Slot> slots_;
   uint64_t entries_ = 0;
+  uint64_t string_budget_;
 };
 
 Result<TypedStream> TypedStream::Parse(ByteSpan bytes, const Limits& limits) {
@@ -429,7 +500,12 @@ std::optional<int64_t> TypedStream::Number(const TypedValue& value) const {
   if (object->groups.size() < 2 || object->groups[1].values.size() != 1) return std::nullopt;
   const TypedValue& number = object->groups[1].values[0];
   if (number.kind == TypedValue::Kind::kInteger) return number.integer;
-  if (number.kind == TypedValue::Kind::kReal) return static_cast<int64_t>(number.real);
+  // A real is a number here only when it is a whole one that fits.
+  if (number.kind == TypedValue::Kind::kReal && std::isfinite(number.real) &&
+      number.real == std::floor(number.real) && number.real >= -9223372036854775808.0 &&
+      number.real < 9223372036854775808.0) {
+    return static_cast<int64_t>(number.real);
+  }
   return std::nullopt;
 }
 

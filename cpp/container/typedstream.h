@@ -55,8 +55,10 @@ struct TypedObject {
 class TypedStream {
  public:
   // Limits: max_plist_objects bounds values, objects, classes and strings
-  // together (each costs tens of bytes decoded); max_plist_depth bounds the
-  // nesting of objects, arrays and structs.
+  // together (a value costs about 90 bytes decoded); max_plist_depth bounds
+  // the nesting of objects, arrays and structs. Every value takes at least a
+  // byte of the stream, and the strings copied by reference are bounded by a
+  // multiple of its size.
   static Result<TypedStream> Parse(ByteSpan bytes, const Limits& limits);
 
   const std::vector<TypedGroup>& groups() const { return groups_; }
@@ -74,7 +76,7 @@ class TypedStream {
   std::optional<int64_t> Number(const TypedValue& value) const;
   // NSString / NSMutableString → its UTF-8 bytes.
   std::optional<std::string> String(const TypedValue& value) const;
-  // NSData / NSMutableData → its bytes.
+  // NSData / NSMutableData → its bytes (empty when it holds none).
   std::optional<std::string> Data(const TypedValue& value) const;
   // NSArray / NSMutableArray → its elements.
   std::optional<std::vector<const TypedValue*>> Array(const TypedValue& value) const;

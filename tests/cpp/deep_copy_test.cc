@@ -363,6 +363,28 @@ TEST_CASE("Damaged Deep Copy text fails with the line and what is wrong") {
   }
 }
 
+TEST_CASE("Deep Copy edge cases: zeros first, huge weights, capital thread ids") {
+  // Rows of "-" first: the unit is still the one the later rows give.
+  ProfileGroup zeros = ImportOrFail(
+      "Weight\tSelf Weight\tSymbol Names\n"
+      "-\t-\tidle\n"
+      "5.00 ms\t5.00 ms\twork\n");
+  CHECK(zeros.profiles[0].unit == ValueUnit::kNanoseconds);
+  CHECK(StackWeights(zeros) == std::map<std::string, int64_t>{{"work", 5'000'000}});
+  // A self weight far above its total, rows below far above it: no overflow.
+  std::string huge = "Weight\tSelf Weight\tSymbol Names\n0\t999999999999999999\tstart\n";
+  for (int i = 0; i < 9; ++i) huge += "999999999999999999\t0\t main" + std::to_string(i) + "\n";
+  Status overflow = ImportError(huge);
+  CHECK(overflow.code() == ErrorCode::kBadSample);
+  CHECK(overflow.line().has_value());
+  // A thread id in capitals is the same thread id.
+  ProfileGroup capitals = ImportOrFail(
+      "Weight\tSelf Weight\tSymbol Names\n"
+      "1.00 ms\t-\tMain Thread  0x1A2B\n"
+      "1.00 ms\t1.00 ms\t main\n");
+  CHECK(capitals.profiles[0].name == "Main Thread 0x1a2b");
+}
+
 TEST_CASE("Deep Copy lines and depth stop at their limits") {
   std::string text = "Weight\tSelf Weight\t\tSymbol Name\n";
   for (int depth = 0; depth < 6; ++depth) {

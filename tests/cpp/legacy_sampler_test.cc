@@ -113,6 +113,28 @@ TEST_CASE("typedstream: objects, their classes, and references back to them") {
   CHECK((*elements)[0]->index == (*elements)[1]->index);
   CHECK(stream->classes()[1].name == "NSString");
   CHECK(stream->classes()[1].version == 1);
+
+  // An NSNumber holding a real is a number only when it is a whole one that fits.
+  auto number = [](std::vector<uint8_t> real) {
+    return Stream(Concat({NewString("@"),
+                          {0x84},
+                          {0x84},
+                          NewString("NSNumber"),
+                          {0x00},
+                          {0x85},
+                          NewString("*"),
+                          {0x84},
+                          NewString("d"),
+                          NewString("d"),
+                          real,
+                          {0x86}}));
+  };
+  auto whole = Parse(number({0x83, 0, 0, 0, 0, 0, 0, 0x45, 0x40}));  // 42.0
+  REQUIRE(whole.ok());
+  CHECK(whole->Number(whole->groups()[0].values[0]) == std::optional<int64_t>(42));
+  auto huge = Parse(number({0x83, 0x3C, 0xE4, 0x78, 0x7B, 0xAB, 0x3A, 0x2E, 0x7E}));  // 1e300
+  REQUIRE(huge.ok());
+  CHECK_FALSE(huge->Number(huge->groups()[0].values[0]).has_value());
 }
 
 TEST_CASE("typedstream: damage and hostile nesting fail with what and where") {
@@ -133,6 +155,12 @@ TEST_CASE("typedstream: damage and hostile nesting fail with what and where") {
       {Stream(Concat({NewString("v"), {0x01}})), ErrorCode::kTypedStreamCorrupt, "the type \"v\""},
       {Stream(Concat({NewString("[200i]"), {0x01}})), ErrorCode::kTypedStreamCorrupt,
        "an array longer than its data"},
+      // Elements that take no bytes: a short stream cannot claim millions of values.
+      {Stream(Concat({NewString("[9[9{}]]"), std::vector<uint8_t>(20, 0x01)})),
+       ErrorCode::kTypedStreamCorrupt, "elements that hold nothing"},
+      // A reference near 2^63: no overflow, a clean error.
+      {Stream(Concat({{0x87, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F}})),
+       ErrorCode::kTypedStreamCorrupt, "refers to string"},
   };
   for (const Case& c : cases) {
     auto stream = Parse(c.bytes);
@@ -170,6 +198,20 @@ TEST_CASE("typedstream: damage and hostile nesting fail with what and where") {
   CHECK(values.status().code() == ErrorCode::kLimitExceeded);
   CHECK_THAT(values.status().message(), Catch::Contains("limits.maxPlistObjects"));
   CHECK(Parse(Stream(many)).ok());
+
+  // One long type encoding referred to thousands of times, a byte each: the
+  // strings reused are bounded by the stream's size, so this ends at once.
+  std::string long_type = "{" + std::string(200000, 'a') + "=}";
+  std::vector<uint8_t> reused = Concat({{0x84, 0x82}});
+  for (int shift = 0; shift < 32; shift += 8) {
+    reused.push_back(static_cast<uint8_t>(long_type.size() >> shift));
+  }
+  reused.insert(reused.end(), long_type.begin(), long_type.end());
+  reused.insert(reused.end(), 3000, 0x92);
+  auto rescanned = Parse(Stream(reused));
+  REQUIRE_FALSE(rescanned.ok());
+  CHECK(rescanned.status().code() == ErrorCode::kTypedStreamCorrupt);
+  CHECK_THAT(rescanned.status().message(), Catch::Contains("reuses its strings"));
 }
 
 // The typedstream inside a bundle's run archive.
@@ -207,15 +249,21 @@ TEST_CASE("A real run archive: its layout, count, backtraces and threads; cut sh
     CHECK(backtrace.pid == 73923);
     CHECK_FALSE(backtrace.addresses.empty());
   }
-  // Every prefix ends in a clean error (or, past the last object, a shorter run).
-  for (size_t size = 0; size < stream.size(); size += 1 + size / 16) {
+  // Cut short anywhere, it fails cleanly: a read past the end, at the end.
+  size_t cuts = 0;
+  for (size_t size = 0; size < stream.size(); size += 1 + size / 16, ++cuts) {
     auto cut = trace_bundle::ReadSamplerRun(ByteSpan(stream.data(), size), Limits{});
-    if (cut.ok()) continue;
     INFO(size << ": " << cut.status().ToString());
+    REQUIRE_FALSE(cut.ok());
+    if (cut.status().code() == ErrorCode::kBundleCorrupt) {  // whole objects, but not all
+      CHECK_THAT(cut.status().message(), Catch::Contains("the run archive"));
+      continue;
+    }
     CHECK((cut.status().code() == ErrorCode::kTruncated ||
-           cut.status().code() == ErrorCode::kTypedStreamCorrupt ||
-           cut.status().code() == ErrorCode::kBundleCorrupt));
+           cut.status().code() == ErrorCode::kTypedStreamCorrupt));
+    CHECK(cut.status().offset() <= std::optional<uint64_t>(size));
   }
+  CHECK(cuts > 100);
 }
 
 // Every stack prefix's total weight, in milliseconds, below the root `root`.

@@ -122,7 +122,7 @@ std::optional<ThreadRow> ReadThreadRow(std::string_view text) {
       TrimWhitespace(text.substr(0, static_cast<size_t>(id.data() - text.data())));
   if (!name.empty() && name.back() == '(') name = TrimWhitespace(name.substr(0, name.size() - 1));
   if (name.empty()) return std::nullopt;
-  return ThreadRow{ThreadLabel(text, tid), tid};
+  return ThreadRow{ThreadLabel(name, tid), tid};
 }
 
 class DeepCopyImporter final : public StreamImporter {
@@ -187,6 +187,9 @@ class DeepCopyImporter final : public StreamImporter {
               "): the copy left out rows below them, such as those of collapsed calls. That "
               "weight is counted as the row's own.");
     }
+    // The first rows may have been zeros of no unit ("-"): the unit is the one
+    // the copy's weights turned out to have.
+    builder_.SetTimelineUnit(Timeline(), UnitOf(dimension_.value_or(Dimension::kCount)));
     builder_.AddTable(TableSummary{1, std::string(kTable), rows_, true});
     return OkStatus();
   }
@@ -251,7 +254,7 @@ class DeepCopyImporter final : public StreamImporter {
     RETURN_IF_ERROR(total.status());
     RETURN_IF_ERROR(CheckDimension(*total));
     std::optional<Weight> self;
-    if (header_->self_column && *header_->self_column < cells.size()) {
+    if (header_->self_column) {  // before the symbol column, so in the row
       auto parsed = ParseWeight(cells[*header_->self_column], header_->self_unit);
       RETURN_IF_ERROR(parsed.status());
       RETURN_IF_ERROR(CheckDimension(*parsed));
@@ -331,15 +334,17 @@ class DeepCopyImporter final : public StreamImporter {
                       ", the rows above measure " + DimensionName(*dimension_));
   }
 
-  // The one timeline, created at the first row, when the unit is known.
+  static ValueUnit UnitOf(Dimension dimension) {
+    return dimension == Dimension::kTime    ? ValueUnit::kNanoseconds
+           : dimension == Dimension::kBytes ? ValueUnit::kBytes
+                                            : ValueUnit::kNone;
+  }
+
+  // The one timeline, created at the first row; Finish() sets its unit.
   ProfileBuilder::TimelineId Timeline() {
     if (!timeline_) {
-      Dimension dimension = dimension_.value_or(Dimension::kCount);
-      ValueUnit unit = dimension == Dimension::kTime    ? ValueUnit::kNanoseconds
-                       : dimension == Dimension::kBytes ? ValueUnit::kBytes
-                                                        : ValueUnit::kNone;
-      timeline_ =
-          builder_.AddTimeline(1, std::string(kTable), unit, ProfileBuilder::TimeAxis::kOrderOnly);
+      timeline_ = builder_.AddTimeline(1, std::string(kTable), ValueUnit::kNone,
+                                       ProfileBuilder::TimeAxis::kOrderOnly);
     }
     return *timeline_;
   }
@@ -359,7 +364,7 @@ class DeepCopyImporter final : public StreamImporter {
     if (row.self) {
       own = row.self->value;
       rounding += row.self->rounding;
-      if (static_cast<double>(residual - own) > rounding) {
+      if (residual > own && static_cast<double>(residual - own) > rounding) {
         if (hidden_rows_++ == 0) {
           first_hidden_line_ = row.line;
           first_hidden_amount_ = std::to_string(residual - own) + " " + BaseUnitName();
@@ -371,7 +376,8 @@ class DeepCopyImporter final : public StreamImporter {
     }
     if (own <= 0) return OkStatus();
     int64_t& cursor = Cursor(row.thread);
-    RETURN_IF_ERROR(builder_.AddSample(row.thread, cursor, own, row.stack));
+    Status added = builder_.AddSample(row.thread, cursor, own, row.stack);
+    if (!added.ok()) return added.WithLine(row.line);
     cursor += own;  // AddSample checked that this does not overflow
     return OkStatus();
   }

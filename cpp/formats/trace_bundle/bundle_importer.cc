@@ -733,8 +733,9 @@ std::optional<std::pair<uint32_t, std::string>> SamplerFile(std::string_view pat
   if (dot == std::string_view::npos || dot == kTrace.size()) return std::nullopt;
   uint64_t run = 0;
   for (char c : path.substr(kTrace.size(), dot - kTrace.size())) {
-    if (c < '0' || c > '9' || run > UINT32_MAX / 10) return std::nullopt;
+    if (c < '0' || c > '9') return std::nullopt;
     run = run * 10 + static_cast<uint64_t>(c - '0');
+    if (run > UINT32_MAX) return std::nullopt;
   }
   std::string_view uuid = path.substr(dot + 5, path.size() - dot - 5 - kSamplerSuffix.size());
   if (uuid.empty() || uuid.find('/') != std::string_view::npos) return std::nullopt;
@@ -892,8 +893,9 @@ const std::map<int64_t, SymbolTable>& BundleReader::ArchivedSymbols(uint32_t run
                       ? ReadArchivedSymbols(ByteSpan(bytes->data(), bytes->size()), options_.limits)
                       : Result<std::map<int64_t, SymbolTable>>(bytes.status());
     if (!tables.ok()) {
+      Status status = tables.status();
       builder_.AddWarning("SYMBOLS_UNREADABLE", "run " + std::to_string(run) + ": " +
-                                                    tables.status().ToString() +
+                                                    status.WithPath(member_path).ToString() +
                                                     ": frames are named by address");
       continue;
     }
@@ -1105,7 +1107,7 @@ std::vector<bool> WantedFiles(const std::vector<std::string>& paths) {
   // A legacy run's sample file brings in its run archive, and its run's
   // shared_data zips (4.5's symbols); other bundles' archives stay unread.
   std::set<std::string> run_archives;
-  std::vector<std::string> symbol_folders;
+  std::set<std::string> symbol_folders;
   for (const std::string& path : paths) {
     if (IsJunkPath(path) || !EndsWith(path, kSamplerSuffix)) continue;
     size_t name = path.rfind('/');
@@ -1118,15 +1120,14 @@ std::vector<bool> WantedFiles(const std::vector<std::string>& paths) {
     std::string run = std::to_string(sampler->first);
     run_archives.insert(prefix + "instrument_data/" + sampler->second + "/run_data/" + run +
                         ".run.zip");
-    symbol_folders.push_back(prefix + "shared_data/" + run + ".run/");
+    symbol_folders.insert(prefix + "shared_data/" + run + ".run/");
   }
   std::vector<bool> wanted;
   wanted.reserve(paths.size());
   for (const std::string& path : paths) {
-    bool symbols =
-        EndsWith(path, ".zip") && !IsJunkPath(path) &&
-        std::any_of(symbol_folders.begin(), symbol_folders.end(),
-                    [&path](const std::string& folder) { return StartsWith(path, folder); });
+    // shared_data/<N>.run/<UUID>.zip: its folder is the path up to its last '/'.
+    bool symbols = EndsWith(path, ".zip") && !IsJunkPath(path) &&
+                   symbol_folders.count(path.substr(0, path.rfind('/') + 1)) > 0;
     wanted.push_back(WantsOnItsOwn(path) || run_archives.count(path) || symbols);
   }
   return wanted;

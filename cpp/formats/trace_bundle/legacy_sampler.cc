@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/byte_reader.h"
+#include "base/checked_math.h"
 #include "container/typedstream.h"
 
 namespace instrumentscope::trace_bundle {
@@ -39,8 +40,12 @@ Status ReadBacktraces(const std::string& table, const Limits& limits, SamplerRun
   auto stream = TypedStream::Parse(
       ByteSpan(reinterpret_cast<const uint8_t*>(table.data()), table.size()), limits);
   if (!stream.ok()) {
-    return Status(stream.status().code(),
-                  "the backtrace table (id_map_nsdata): " + stream.status().message());
+    Status status(stream.status().code(),
+                  "the backtrace table (id_map_nsdata): " + stream.status().message() +
+                      (stream.status().offset()
+                           ? " (at its byte " + std::to_string(*stream.status().offset()) + ")"
+                           : ""));
+    return status;
   }
   const std::vector<TypedGroup>& groups = stream->groups();
   std::vector<const TypedValue*> values;
@@ -54,8 +59,10 @@ Status ReadBacktraces(const std::string& table, const Limits& limits, SamplerRun
   for (size_t i = 1; i + 1 < values.size(); i += 2) {
     const TypedValue& object = *values[i];
     const TypedValue& id = *values[i + 1];
-    if (object.kind != TypedValue::Kind::kObject || id.kind != TypedValue::Kind::kInteger) {
-      return Corrupt("backtrace table entry " + std::to_string(i / 2) + " is not an object and id");
+    if (object.kind != TypedValue::Kind::kObject || id.kind != TypedValue::Kind::kInteger ||
+        id.integer < 0 || id.integer > UINT32_MAX) {
+      return Corrupt("backtrace table entry " + std::to_string(i / 2) +
+                     " is not an object and a 32-bit id");
     }
     // XRRawBacktrace (and 4.5's XRRawKernelUserBacktrace): pid, frame count,
     // the addresses as "[nQ]", then (from version 1) the kernel frame count.
@@ -78,10 +85,15 @@ Status ReadBacktraces(const std::string& table, const Limits& limits, SamplerRun
                                                      " frames (limits.maxFramesPerStack)");
       }
       for (const TypedValue& address : fields[2]->list) {
+        if (address.kind != TypedValue::Kind::kInteger) {
+          return Corrupt("backtrace " + std::to_string(id.integer) + " holds a non-address");
+        }
         backtrace.addresses.push_back(static_cast<uint64_t>(address.integer));
       }
     }
-    run->backtraces[static_cast<uint32_t>(id.integer)] = std::move(backtrace);
+    if (!run->backtraces.emplace(static_cast<uint32_t>(id.integer), std::move(backtrace)).second) {
+      return Corrupt("the backtrace table holds id " + std::to_string(id.integer) + " twice");
+    }
   }
   return OkStatus();
 }
@@ -273,8 +285,8 @@ Status ReadSamplerRecords(ByteSpan data, const SamplerRun& run,
         .WithOffset(kRecordSizeOffset);
   }
   // The records follow the header page, one after another across pages.
-  uint64_t needed = static_cast<uint64_t>(record_size) * run.record_count;
-  if (page_size > data.size() || needed > data.size() - page_size) {
+  auto needed = CheckedMul<uint64_t>(record_size, run.record_count);
+  if (page_size > data.size() || !needed || *needed > data.size() - page_size) {
     return Corrupt("the run archive counts " + std::to_string(run.record_count) + " records of " +
                    std::to_string(record_size) + " bytes after a " + std::to_string(page_size) +
                    "-byte header, more than the file's " + std::to_string(data.size()) +
@@ -283,7 +295,8 @@ Status ReadSamplerRecords(ByteSpan data, const SamplerRun& run,
   }
   ByteReader reader(data);
   for (uint64_t i = 0; i < run.record_count; ++i) {
-    RETURN_IF_ERROR(reader.Seek(page_size + i * record_size));
+    uint64_t offset = page_size + i * record_size;  // within the file, checked above
+    RETURN_IF_ERROR(reader.Seek(offset));
     SamplerRecord record;
     for (const SamplerRun::Field& field : run.fields) {
       uint64_t value;
@@ -292,7 +305,8 @@ Status ReadSamplerRecords(ByteSpan data, const SamplerRun& run,
       if (field.name == "tid") record.tid = value;
       if (field.name == "backtrace") record.backtrace = static_cast<uint32_t>(value);
     }
-    RETURN_IF_ERROR(visit(record));
+    Status visited = visit(record);
+    if (!visited.ok()) return visited.WithOffset(offset);
   }
   return OkStatus();
 }
