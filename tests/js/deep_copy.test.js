@@ -156,3 +156,17 @@ test('the CLI reads a Deep Copy from standard input', { skip: CORPUS_SKIP }, asy
   assert.deepEqual(fromStdin.profiles.map((p) => [p.samples, p.weights]), golden.profiles.map((p) => [p.samples, p.weights]));
   assert.deepEqual(fromStdin.shared, golden.shared);
 });
+
+test('the CLI lists a Deep Copy\'s process row and its call-tree rows', { skip: CORPUS_SKIP }, async () => {
+  const stdout = await new Promise((resolve, reject) => {
+    execFile('node', [join(ROOT, 'web/src/cli.js'), corpusFile(`${INSTRUMENTS}/13.4/cycles-example-deep-copy.txt`), '--list'],
+      (error, out, err) => (error ? reject(new Error(err || error.message)) : resolve(out)));
+  });
+  assert.deepEqual(stdout.split('\n').slice(0, 4), [
+    'Run 1',
+    '  table Deep Copy: 45 call-tree rows',
+    '    process example_app (pid 40414): 18 samples, 1 thread',
+    '      unnamed thread: 18 samples  [busiest]',
+  ]);
+  assert.match(stdout, /warning: 1 row\(s\) weigh more .* line 44, by 808 cycles/);
+});

@@ -97,7 +97,9 @@ function formatList(summary) {
     lines.push(`Run ${run}`);
     const tables = summary.tables.filter((table) => table.run === run);
     for (const table of tables.filter((t) => t.cpuSamples)) {
-      lines.push(`  table ${table.schema}: ${count(table.rows, 'row')} of CPU samples`);
+      // A Deep Copy's rows are the nodes of its call tree, not samples.
+      const rows = table.schema === 'Deep Copy' ? 'call-tree row' : 'row';
+      lines.push(`  table ${table.schema}: ${count(table.rows, rows)}${rows === 'row' ? ' of CPU samples' : ''}`);
       const profiles = summary.profiles
         .map((profile, index) => ({ ...profile, index }))
         .filter((profile) => profile.run === run && profile.table === table.schema);
@@ -115,7 +117,7 @@ function formatList(summary) {
         threads.sort((a, b) => b.sampleCount - a.sampleCount);
         for (const thread of threads) {
           const active = thread.index === summary.activeProfileIndex ? '  [busiest]' : '';
-          lines.push(`      ${thread.threadName}: ${count(thread.sampleCount, 'sample')}${active}`);
+          lines.push(`      ${thread.threadName || 'unnamed thread'}: ${count(thread.sampleCount, 'sample')}${active}`);
         }
       }
     }
