@@ -4,8 +4,10 @@
 // since libFuzzer mutates small inputs many times faster.
 //   node fuzz/seeds.js DIR
 
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync, inflateSync } from 'node:zlib';
@@ -52,6 +54,27 @@ function zipMembers(bytes) {
     at = start + size;
   }
   return members;
+}
+
+// Mach-O programs for arm64 and x86_64, built as tests/cpp/macho_test.cc
+// builds them; none when clang-14 or ld64.lld-14 is missing.
+function machOSeeds() {
+  const dir = mkdtempSync(join(tmpdir(), 'instrumentscope-seeds-'));
+  const binaries = [];
+  try {
+    writeFileSync(join(dir, 'p.c'), 'static int f(int x) { return x + 1; }\nint main(int c, char **v) { return f(c); }\n');
+    for (const arch of ['arm64', 'x86_64']) {
+      execFileSync('clang-14', ['-target', `${arch}-apple-macos11`, '-g', '-c', join(dir, 'p.c'), '-o', join(dir, `${arch}.o`)]);
+      execFileSync('ld64.lld-14', ['-arch', arch, '-platform_version', 'macos', '11.0', '11.0', '-undefined',
+        'dynamic_lookup', '-o', join(dir, arch), join(dir, `${arch}.o`)]);
+      binaries.push(readFileSync(join(dir, arch)));
+    }
+  } catch {
+    // no toolchain: no Mach-O seeds
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return binaries;
 }
 
 // Uniquer data files are zero-filled ahead of their arrays, megabytes of them.
@@ -109,6 +132,7 @@ function main() {
       add('uniquer', Buffer.concat([length, index, withoutZeroTail(bytes)]).subarray(0, MAX_SEED));
     }
   }
+  for (const binary of machOSeeds()) add('macho', binary);
   for (const [target, bytesByHash] of seeds) {
     mkdirSync(join(out, target), { recursive: true });
     for (const [hash, bytes] of bytesByHash) writeFileSync(join(out, target, hash), bytes);

@@ -17,6 +17,7 @@
 #include "container/typedstream.h"
 #include "container/zip.h"
 #include "formats/deep_copy/deep_copy_importer.h"
+#include "formats/macho/macho.h"
 #include "formats/trace_bundle/form_template.h"
 #include "formats/trace_bundle/legacy_sampler.h"
 #include "formats/trace_bundle/store.h"
@@ -138,6 +139,17 @@ void TypedStreamTarget(ByteSpan input) {
   (void)trace_bundle::ReadArchivedSymbols(input, FuzzLimits());
 }
 
+// A Mach-O, thin or universal: every image's sections looked up by name.
+void MachO(ByteSpan input) {
+  auto images = macho::ReadMachO(input, FuzzLimits());
+  if (!images.ok()) return;
+  for (const macho::Image& image : *images) {
+    (void)image.text_address();
+    (void)image.FindSection("__DWARF", "__debug_line");
+    (void)macho::ArchitectureName(image.cpu_type, image.cpu_subtype);
+  }
+}
+
 void FormTemplate(ByteSpan input) {
   (void)trace_bundle::ReadFormTemplate(input, FuzzLimits());
 }
@@ -257,6 +269,7 @@ const std::vector<Target>& Targets() {
       {"keyed_archive", KeyedArchiveTarget},
       {"form_template", FormTemplate},
       {"typedstream", TypedStreamTarget},
+      {"macho", MachO},
       {"bulkstore", BulkStoreRows},
       {"uniquer", UniquerArrays},
       {"symbol_archive", SymbolArchive},

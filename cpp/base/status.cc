@@ -33,6 +33,8 @@ const char* ErrorCodeName(ErrorCode code) {
     case ErrorCode::kXmlRefMismatch: return "XML_REF_MISMATCH";
     case ErrorCode::kXmlBadValue: return "XML_BAD_VALUE";
     case ErrorCode::kXmlBadStructure: return "XML_BAD_STRUCTURE";
+    case ErrorCode::kMachOCorrupt: return "MACHO_CORRUPT";
+    case ErrorCode::kMachOUnsupported: return "MACHO_UNSUPPORTED";
     case ErrorCode::kDeepCopyBadRow: return "DEEP_COPY_BAD_ROW";
     case ErrorCode::kDeepCopyNoSamples: return "DEEP_COPY_NO_SAMPLES";
     case ErrorCode::kRunNotFound: return "RUN_NOT_FOUND";

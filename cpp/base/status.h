@@ -44,6 +44,8 @@ enum class ErrorCode : uint8_t {
   kXmlRefMismatch,       // ref="N" names an element of another kind
   kXmlBadValue,          // a value that is not what its column needs
   kXmlBadStructure,      // elements nested where xctrace never puts them
+  kMachOCorrupt,         // a Mach-O file (a binary, a dSYM's DWARF file) is damaged
+  kMachOUnsupported,     // a Mach-O this version does not read (32-bit only)
   kDeepCopyBadRow,       // a row of Deep Copy text that cannot be read
   kDeepCopyNoSamples,    // Deep Copy text whose rows carry no weight
   kRunNotFound,          // the requested run is not in the input
