@@ -141,7 +141,7 @@ void TypedStreamTarget(ByteSpan input) {
 
 // A Mach-O, thin or universal: every image's sections looked up by name.
 void MachO(ByteSpan input) {
-  auto images = macho::ReadMachO(input, FuzzLimits());
+  auto images = macho::ReadMachO(input);
   if (!images.ok()) return;
   for (const macho::Image& image : *images) {
     (void)image.text_address();

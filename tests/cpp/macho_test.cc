@@ -105,7 +105,7 @@ TEST_CASE("Mach-O: a thin arm64 program's symbols, UUID, segments and function s
   std::string binary = Build(dir, "arm64");
   std::vector<uint8_t> bytes = ReadFile(binary);
   REQUIRE(macho::LooksLikeMachO(ByteSpan(bytes.data(), bytes.size())));
-  auto images = macho::ReadMachO(ByteSpan(bytes.data(), bytes.size()), Limits{});
+  auto images = macho::ReadMachO(ByteSpan(bytes.data(), bytes.size()));
   INFO(images.status().ToString());
   REQUIRE(images.ok());
   REQUIRE(images->size() == 1);
@@ -167,13 +167,13 @@ TEST_CASE("Mach-O: a universal file's architectures, each as its thin file") {
   std::vector<uint8_t> arm = ReadFile(Build(dir, "arm64"));
   std::vector<uint8_t> intel = ReadFile(Build(dir, "x86_64"));
   std::vector<uint8_t> fat = Universal({{0x0100000C, arm}, {0x01000007, intel}});
-  auto images = macho::ReadMachO(ByteSpan(fat.data(), fat.size()), Limits{});
+  auto images = macho::ReadMachO(ByteSpan(fat.data(), fat.size()));
   INFO(images.status().ToString());
   REQUIRE(images.ok());
   REQUIRE(images->size() == 2);
   CHECK(macho::ArchitectureName((*images)[0].cpu_type, 0) == "arm64");
   CHECK(macho::ArchitectureName((*images)[1].cpu_type, 0) == "x86_64");
-  auto thin = macho::ReadMachO(ByteSpan(intel.data(), intel.size()), Limits{});
+  auto thin = macho::ReadMachO(ByteSpan(intel.data(), intel.size()));
   REQUIRE(thin.ok());
   CHECK((*images)[1].uuid == (*thin)[0].uuid);
   CHECK((*images)[1].symbols.size() == (*thin)[0].symbols.size());
@@ -188,7 +188,7 @@ TEST_CASE("Mach-O: damaged files fail with what and where") {
   fs::remove_all(dir);
   // Cut short anywhere, the file fails cleanly or (past the parts read) reads.
   for (size_t size = 0; size < good.size(); size += 1 + size / 8) {
-    auto cut = macho::ReadMachO(ByteSpan(good.data(), size), Limits{});
+    auto cut = macho::ReadMachO(ByteSpan(good.data(), size));
     if (cut.ok()) continue;
     INFO(size << ": " << cut.status().ToString());
     CHECK((cut.status().code() == ErrorCode::kTruncated ||
@@ -199,14 +199,14 @@ TEST_CASE("Mach-O: damaged files fail with what and where") {
   std::vector<uint8_t> bad = good;
   bad[kHeaderCommandSizeOffset] = 0xFF;
   bad[kHeaderCommandSizeOffset + 1] = 0xFF;
-  auto oversized = macho::ReadMachO(ByteSpan(bad.data(), bad.size()), Limits{});
+  auto oversized = macho::ReadMachO(ByteSpan(bad.data(), bad.size()));
   REQUIRE_FALSE(oversized.ok());
   CHECK(oversized.status().code() == ErrorCode::kMachOCorrupt);
   CHECK_THAT(oversized.status().message(), Catch::Contains("load command 0 claims 65535"));
   CHECK(oversized.status().offset() == std::optional<uint64_t>(32));
 
   std::vector<uint8_t> word = {0xCE, 0xFA, 0xED, 0xFE, 0, 0, 0, 0};
-  CHECK(macho::ReadMachO(ByteSpan(word.data(), word.size()), Limits{}).status().code() ==
+  CHECK(macho::ReadMachO(ByteSpan(word.data(), word.size())).status().code() ==
         ErrorCode::kMachOUnsupported);
   std::vector<uint8_t> text = {'h', 'e', 'l', 'l', 'o'};
   CHECK_FALSE(macho::LooksLikeMachO(ByteSpan(text.data(), text.size())));

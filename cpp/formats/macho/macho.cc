@@ -68,8 +68,7 @@ Result<ByteSpan> Slice(ByteSpan bytes, uint64_t offset, uint64_t size, const std
 class ImageReader {
  public:
   // `base`: the slice's offset in the whole file, for error offsets.
-  ImageReader(ByteSpan slice, uint64_t base, const Limits& limits)
-      : slice_(slice), base_(base), limits_(limits) {}
+  ImageReader(ByteSpan slice, uint64_t base) : slice_(slice), base_(base) {}
 
   Result<Image> Read() {
     ByteReader header(slice_, base_);
@@ -156,11 +155,6 @@ class ImageReader {
     ASSIGN_OR_RETURN(nsyms, reader.ReadU32Le());
     ASSIGN_OR_RETURN(stroff, reader.ReadU32Le());
     ASSIGN_OR_RETURN(strsize, reader.ReadU32Le());
-    if (nsyms > limits_.max_plist_objects) {
-      return Status(ErrorCode::kLimitExceeded, "a symbol table of " + std::to_string(nsyms) +
-                                                   " symbols (limits.maxPlistObjects)")
-          .WithOffset(base);
-    }
     ByteSpan table, strings;
     ASSIGN_OR_RETURN(
         table, Slice(slice_, symoff, uint64_t{nsyms} * kNlist64Size, "the symbol table", base_));
@@ -224,7 +218,6 @@ class ImageReader {
 
   ByteSpan slice_;
   uint64_t base_;
-  const Limits& limits_;
   Image image_;
 };
 
@@ -262,7 +255,7 @@ bool LooksLikeMachO(ByteSpan prefix) {
   return magic.ok() && (*magic == kFatMagic || *magic == kFatMagic64);
 }
 
-Result<std::vector<Image>> ReadMachO(ByteSpan file, const Limits& limits) {
+Result<std::vector<Image>> ReadMachO(ByteSpan file) {
   ByteReader reader(file);
   uint32_t magic;
   ASSIGN_OR_RETURN(magic, reader.ReadU32Be());
@@ -277,7 +270,7 @@ Result<std::vector<Image>> ReadMachO(ByteSpan file, const Limits& limits) {
     }
     if (thin != kMagic64) return Corrupt("the file is no Mach-O (no magic number)", 0);
     Image image;
-    ASSIGN_OR_RETURN(image, ImageReader(file, 0, limits).Read());
+    ASSIGN_OR_RETURN(image, ImageReader(file, 0).Read());
     images.push_back(std::move(image));
     return images;
   }
@@ -311,7 +304,7 @@ Result<std::vector<Image>> ReadMachO(ByteSpan file, const Limits& limits) {
     ASSIGN_OR_RETURN(slice, Slice(file, offset, size,
                                   "architecture " + ArchitectureName(cpu_type, cpu_subtype), 0));
     Image image;
-    ASSIGN_OR_RETURN(image, ImageReader(slice, offset, limits).Read());
+    ASSIGN_OR_RETURN(image, ImageReader(slice, offset).Read());
     images.push_back(std::move(image));
   }
   if (images.empty()) {

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "base/byte_span.h"
-#include "base/limits.h"
 #include "base/status.h"
 
 namespace instrumentscope::macho {
@@ -64,8 +63,9 @@ std::string ArchitectureName(uint32_t cpu_type, uint32_t cpu_subtype);
 bool LooksLikeMachO(ByteSpan prefix);
 
 // Every architecture of a thin or universal file; 32-bit slices are skipped.
-// The images refer into `file`, which must outlive them.
-Result<std::vector<Image>> ReadMachO(ByteSpan file, const Limits& limits);
+// The images refer into `file`, which must outlive them. Everything read is
+// bounded by the file's size: a symbol takes 16 of its bytes.
+Result<std::vector<Image>> ReadMachO(ByteSpan file);
 
 }  // namespace instrumentscope::macho
 
