@@ -124,19 +124,18 @@ void KeyedArchiveTarget(ByteSpan input) {
 // class, then read as a legacy run archive and as archived symbols.
 void TypedStreamTarget(ByteSpan input) {
   auto stream = TypedStream::Parse(input, FuzzLimits());
-  if (stream.ok()) {
-    for (const TypedObject& object : stream->objects()) {
-      for (const TypedValue* value : stream->Values(object)) {
-        (void)stream->Number(*value);
-        (void)stream->String(*value);
-        (void)stream->Data(*value);
-        (void)stream->Array(*value);
-        (void)stream->Lookup(*value, "pid");
-      }
+  if (!stream.ok()) return;
+  for (const TypedObject& object : stream->objects()) {
+    for (const TypedValue* value : stream->Values(object)) {
+      (void)stream->Number(*value);
+      (void)stream->String(*value);
+      (void)stream->Data(*value);
+      (void)stream->Array(*value);
+      (void)stream->Lookup(*value, "pid");
     }
   }
-  (void)trace_bundle::ReadSamplerRun(input, FuzzLimits());
-  (void)trace_bundle::ReadArchivedSymbols(input, FuzzLimits());
+  (void)trace_bundle::ReadSamplerRun(*stream, FuzzLimits());
+  (void)trace_bundle::ReadArchivedSymbols(*stream);
 }
 
 // A Mach-O, thin or universal: every image's sections looked up by name.

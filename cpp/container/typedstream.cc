@@ -469,9 +469,9 @@ Result<TypedStream> TypedStream::Parse(ByteSpan bytes, const Limits& limits) {
   return stream;
 }
 
-std::vector<const TypedValue*> TypedStream::Values(const TypedObject& object) const {
+std::vector<const TypedValue*> TypedStream::Values(const std::vector<TypedGroup>& groups) {
   std::vector<const TypedValue*> values;
-  for (const TypedGroup& group : object.groups) {
+  for (const TypedGroup& group : groups) {
     for (const TypedValue& value : group.values) values.push_back(&value);
   }
   return values;

@@ -67,8 +67,11 @@ class TypedStream {
   const std::string& class_name(const TypedObject& object) const {
     return classes_[object.class_index].name;
   }
-  // All values of an object's groups, in order.
-  std::vector<const TypedValue*> Values(const TypedObject& object) const;
+  // All values of some groups (the stream's own, an object's), in order.
+  static std::vector<const TypedValue*> Values(const std::vector<TypedGroup>& groups);
+  static std::vector<const TypedValue*> Values(const TypedObject& object) {
+    return Values(object.groups);
+  }
 
   // Foundation's archived classes, as Instruments wrote them. Each returns
   // nullopt when the object is not of the expected shape.

@@ -46,6 +46,15 @@ function callTree(stacks) {
   return [...nodes];
 }
 
+// The CLI's standard output, with `stdin` (if any) as its input.
+function cli(args, stdin) {
+  return new Promise((resolve, reject) => {
+    const child = execFile('node', [join(ROOT, 'web/src/cli.js'), ...args], { maxBuffer: 1 << 24 },
+      (error, out, err) => (error ? reject(new Error(err || error.message)) : resolve(out)));
+    if (stdin) child.stdin.end(stdin);
+  });
+}
+
 const RUST_MAIN =
   'start;main;std::rt::lang_start::hdba6f1ebfd1bdcf8;std::rt::lang_start_internal::hc453db0ee48af82e;' +
   'std::rt::lang_start::_$u7b$$u7b$closure$u7d$$u7d$::hd856f2663871206c;' +
@@ -143,13 +152,7 @@ test('Deep Copy pasted as a string imports, and a damaged one names its line', a
 
 test('the CLI reads a Deep Copy from standard input', { skip: CORPUS_SKIP }, async () => {
   const input = readFileSync(corpusFile(`${INSTRUMENTS}/16.0/simple-time-profile-deep-copy.txt`));
-  const stdout = await new Promise((resolve, reject) => {
-    const child = execFile('node', [join(ROOT, 'web/src/cli.js'), '-'], { maxBuffer: 1 << 24 }, (error, out, err) => {
-      if (error) reject(new Error(err || error.message));
-      else resolve(out);
-    });
-    child.stdin.end(input);
-  });
+  const stdout = await cli(['-'], input);
   const golden = JSON.parse(readFileSync(join(ROOT, 'tests/golden/deep_copy/deep-copy-time-16.0.speedscope.json'), 'utf8'));
   const fromStdin = JSON.parse(stdout);
   assert.equal(fromStdin.name, 'standard input');
@@ -158,10 +161,7 @@ test('the CLI reads a Deep Copy from standard input', { skip: CORPUS_SKIP }, asy
 });
 
 test('the CLI lists a Deep Copy\'s process row and its call-tree rows', { skip: CORPUS_SKIP }, async () => {
-  const stdout = await new Promise((resolve, reject) => {
-    execFile('node', [join(ROOT, 'web/src/cli.js'), corpusFile(`${INSTRUMENTS}/13.4/cycles-example-deep-copy.txt`), '--list'],
-      (error, out, err) => (error ? reject(new Error(err || error.message)) : resolve(out)));
-  });
+  const stdout = await cli([corpusFile(`${INSTRUMENTS}/13.4/cycles-example-deep-copy.txt`), '--list']);
   assert.deepEqual(stdout.split('\n').slice(0, 4), [
     'Run 1',
     '  table Deep Copy: 45 call-tree rows',

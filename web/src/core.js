@@ -75,7 +75,8 @@ function call(core, method, ...args) {
  * piece, to json.write(bytes) (a view valid only during the call; a null
  * writer gives the summary only), and the result holds no typed arrays.
  * @param core the loaded module
- * @param {{chunks?: AsyncIterable<Uint8Array>, files?: Array<{path: string, data: any}>}} input
+ * @param {{chunks?: AsyncIterable<Uint8Array>, files?: Array<{path: string, data: any}>,
+ *          wanted?: boolean[]}} input (wanted: for each file, whether the core reads it)
  * @param {{name?: string, run?: number, limits?: object, signal?: AbortSignal,
  *          onProgress?: Function, bytesTotal?: number,
  *          json?: {write: ((bytes: Uint8Array) => void) | null}}} options
@@ -86,7 +87,7 @@ export async function runImport(core, input, options) {
   if (options.limits) request.limits = options.limits;
   const { session } = call(core, 'beginImport', JSON.stringify(request));
   const iterator = input.files
-    ? readFiles(core, input.files)[Symbol.asyncIterator]()
+    ? readFiles(input.files, input.wanted)[Symbol.asyncIterator]()
     : input.chunks[Symbol.asyncIterator]();
   // Rejects on abort, so that a stalled input cannot hold the import open.
   let onAbort;
@@ -181,30 +182,26 @@ export async function importHere(input, options, name, json = undefined) {
   const files = isFileList(input) ? input : undefined;
   const stream = files ? undefined : toChunks(input);
   const core = await loadCore(options);
-  return runImport(core, files ? { files } : { chunks: stream.chunks }, {
+  const wanted = files && core.wantedFiles(files.map((file) => file.path));
+  return runImport(core, files ? { files, wanted } : { chunks: stream.chunks }, {
     name: name ?? stream?.name ?? '',
     run: options.run,
     limits: options.limits,
     signal: options.signal,
     onProgress: options.onProgress,
-    bytesTotal: files ? wantedBytes(core, files) : stream.size,
+    bytesTotal: files
+      ? files.reduce((sum, file, i) => sum + (wanted[i] ? dataSize(file.data) : 0), 0)
+      : stream.size,
     json,
   });
 }
 
 /** The bytes of the files the core reads (others come empty), one by one. */
-async function* readFiles(core, files) {
+async function* readFiles(files, wanted) {
   const empty = new Uint8Array(0);
-  const wanted = core.wantedFiles(files.map((file) => file.path));
   for (const [i, file] of files.entries()) {
     yield { path: file.path, bytes: wanted[i] ? await readData(file.data) : empty };
   }
-}
-
-/** The bytes of a folder's files that the core will read. */
-export function wantedBytes(core, files) {
-  const wanted = core.wantedFiles(files.map((file) => file.path));
-  return files.reduce((sum, file, i) => sum + (wanted[i] ? dataSize(file.data) : 0), 0);
 }
 
 function nextChunk(iterator, aborted) {

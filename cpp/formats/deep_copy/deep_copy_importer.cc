@@ -1,5 +1,6 @@
 #include "formats/deep_copy/deep_copy_importer.h"
 
+#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -70,6 +71,14 @@ std::string_view FirstLine(std::string_view text) {
   return text;
 }
 
+// All of `text` as an unsigned number in `base` (no sign, no prefix).
+std::optional<uint64_t> WholeNumber(std::string_view text, int base) {
+  uint64_t value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
 // "example_app (40414)": a process row, which Instruments puts at the top of
 // a call tree when it separates by process.
 struct ProcessRow {
@@ -82,13 +91,10 @@ std::optional<ProcessRow> ReadProcessRow(std::string_view text) {
   size_t open = text.rfind('(');
   if (open == std::string_view::npos || open == 0 || text[open - 1] != ' ') return std::nullopt;
   std::string_view digits = text.substr(open + 1, text.size() - open - 2);
-  if (digits.empty() || digits.size() > 10) return std::nullopt;
-  int64_t pid = 0;
-  for (char c : digits) {
-    if (c < '0' || c > '9') return std::nullopt;
-    pid = pid * 10 + (c - '0');
-  }
-  return ProcessRow{TrimWhitespace(text.substr(0, open)), pid};
+  if (digits.size() > 10) return std::nullopt;
+  auto pid = WholeNumber(digits, 10);
+  if (!pid) return std::nullopt;
+  return ProcessRow{TrimWhitespace(text.substr(0, open)), static_cast<int64_t>(*pid)};
 }
 
 // "Main Thread  0x3c1feee", "Thread (0x13e4cf3)": a thread row, at the top of
@@ -107,22 +113,15 @@ std::optional<ThreadRow> ReadThreadRow(std::string_view text) {
   }
   size_t space = id.find_last_of(" (");
   id = id.substr(space == std::string_view::npos ? 0 : space + 1);
-  if (id.size() < 3 || id.size() > 18 || id.substr(0, 2) != "0x") return std::nullopt;
-  uint64_t tid = 0;
-  for (char c : id.substr(2)) {
-    int digit = c >= '0' && c <= '9'   ? c - '0'
-                : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                       : -1;
-    if (digit < 0) return std::nullopt;
-    tid = tid << 4 | static_cast<uint64_t>(digit);
-  }
+  if (id.substr(0, 2) != "0x") return std::nullopt;
+  auto tid = WholeNumber(id.substr(2), 16);
+  if (!tid) return std::nullopt;
   // A bare address is an unsymbolicated frame, not a thread.
   std::string_view name =
       TrimWhitespace(text.substr(0, static_cast<size_t>(id.data() - text.data())));
   if (!name.empty() && name.back() == '(') name = TrimWhitespace(name.substr(0, name.size() - 1));
   if (name.empty()) return std::nullopt;
-  return ThreadRow{ThreadLabel(name, tid), tid};
+  return ThreadRow{ThreadLabel(name, *tid), *tid};
 }
 
 class DeepCopyImporter final : public StreamImporter {

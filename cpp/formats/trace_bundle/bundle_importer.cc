@@ -4,6 +4,7 @@
 #include <libxml/tree.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -99,6 +100,17 @@ struct StoreLocation {
   std::string folder;      // "corespace/run1/core/stores/indexed-store-12/"
 };
 
+// The N of "run<N>" or "Trace<N>.run": 1 or more, without leading zeros.
+std::optional<uint32_t> RunNumber(std::string_view digits) {
+  uint32_t run = 0;
+  auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), run);
+  if (digits.empty() || digits[0] == '0' || error != std::errc() ||
+      end != digits.data() + digits.size()) {
+    return std::nullopt;
+  }
+  return run;
+}
+
 std::vector<StoreLocation> FindStores(const FileTree& files) {
   std::vector<StoreLocation> stores;
   for (const std::string& path : files.paths()) {
@@ -106,17 +118,10 @@ std::vector<StoreLocation> FindStores(const FileTree& files) {
     size_t digits_end = path.find('/', kRunPrefix.size());
     std::string_view digits =
         std::string_view(path).substr(kRunPrefix.size(), digits_end - kRunPrefix.size());
-    uint64_t run = 0;
-    // "run01" is no run Instruments writes: numbers have no leading zeros.
-    bool valid = !digits.empty() && digits.size() <= 9 && digits[0] != '0';
-    for (char c : digits) {
-      valid = valid && c >= '0' && c <= '9';
-      run = run * 10 + static_cast<uint64_t>(c - '0');
-    }
+    std::optional<uint32_t> run = RunNumber(digits);
     std::string folder = path.substr(0, path.size() - std::strlen("schema.xml"));
-    if (!valid || run == 0 || folder.find("/core/stores/") == std::string::npos) continue;
-    stores.push_back(
-        StoreLocation{static_cast<uint32_t>(run), path.substr(0, digits_end + 1), folder});
+    if (!run || folder.find("/core/stores/") == std::string::npos) continue;
+    stores.push_back(StoreLocation{*run, path.substr(0, digits_end + 1), folder});
   }
   std::stable_sort(stores.begin(), stores.end(),
                    [](const StoreLocation& a, const StoreLocation& b) { return a.run < b.run; });
@@ -731,15 +736,10 @@ std::optional<std::pair<uint32_t, std::string>> SamplerFile(std::string_view pat
   if (!StartsWith(path, kTrace) || !EndsWith(path, kSamplerSuffix)) return std::nullopt;
   size_t dot = path.find(".run/");
   if (dot == std::string_view::npos || dot == kTrace.size()) return std::nullopt;
-  uint64_t run = 0;
-  for (char c : path.substr(kTrace.size(), dot - kTrace.size())) {
-    if (c < '0' || c > '9') return std::nullopt;
-    run = run * 10 + static_cast<uint64_t>(c - '0');
-    if (run > UINT32_MAX) return std::nullopt;
-  }
+  std::optional<uint32_t> run = RunNumber(path.substr(kTrace.size(), dot - kTrace.size()));
   std::string_view uuid = path.substr(dot + 5, path.size() - dot - 5 - kSamplerSuffix.size());
-  if (uuid.empty() || uuid.find('/') != std::string_view::npos) return std::nullopt;
-  return std::make_pair(static_cast<uint32_t>(run), std::string(uuid));
+  if (!run || uuid.empty() || uuid.find('/') != std::string_view::npos) return std::nullopt;
+  return std::make_pair(*run, std::string(uuid));
 }
 
 Status BundleReader::ImportLegacySamples(std::set<uint32_t>* runs_with_samples) {

@@ -47,11 +47,7 @@ Status ReadBacktraces(const std::string& table, const Limits& limits, SamplerRun
                            : ""));
     return status;
   }
-  const std::vector<TypedGroup>& groups = stream->groups();
-  std::vector<const TypedValue*> values;
-  for (const TypedGroup& group : groups) {
-    for (const TypedValue& value : group.values) values.push_back(&value);
-  }
+  std::vector<const TypedValue*> values = TypedStream::Values(stream->groups());
   if (values.empty() || values[0]->kind != TypedValue::Kind::kInteger || values[0]->integer < 0 ||
       static_cast<uint64_t>(values[0]->integer) * 2 != values.size() - 1) {
     return Corrupt("the backtrace table (id_map_nsdata) is not a count and its pairs");
@@ -174,6 +170,10 @@ void ReadThread(const TypedStream& stream, const TypedObject& thread, SamplerRun
 Result<SamplerRun> ReadSamplerRun(ByteSpan typedstream, const Limits& limits) {
   TypedStream stream;
   ASSIGN_OR_RETURN(stream, TypedStream::Parse(typedstream, limits));
+  return ReadSamplerRun(stream, limits);
+}
+
+Result<SamplerRun> ReadSamplerRun(const TypedStream& stream, const Limits& limits) {
   SamplerRun run;
   bool has_descriptor = false;
   for (const TypedObject& object : stream.objects()) {
@@ -213,6 +213,10 @@ Result<std::map<int64_t, SymbolTable>> ReadArchivedSymbols(ByteSpan typedstream,
                                                            const Limits& limits) {
   TypedStream stream;
   ASSIGN_OR_RETURN(stream, TypedStream::Parse(typedstream, limits));
+  return ReadArchivedSymbols(stream);
+}
+
+Result<std::map<int64_t, SymbolTable>> ReadArchivedSymbols(const TypedStream& stream) {
   std::map<int64_t, SymbolTable> tables;
   auto text = [&stream](const TypedValue* value) {
     return value ? stream.String(*value).value_or("") : std::string();
@@ -293,18 +297,25 @@ Status ReadSamplerRecords(ByteSpan data, const SamplerRun& run,
                    " bytes hold")
         .WithOffset(page_size);
   }
+  // Where in a record the fields read are (ReadSamplerRun checked they exist).
+  size_t timestamp_at = 0, tid_at = 0, backtrace_at = 0;
+  size_t field_at = 0;
+  for (const SamplerRun::Field& field : run.fields) {
+    if (field.name == "timestamp") timestamp_at = field_at;
+    if (field.name == "tid") tid_at = field_at;
+    if (field.name == "backtrace") backtrace_at = field_at;
+    field_at += field.type == kU64 ? 8 : 4;
+  }
   ByteReader reader(data);
   for (uint64_t i = 0; i < run.record_count; ++i) {
     uint64_t offset = page_size + i * record_size;  // within the file, checked above
-    RETURN_IF_ERROR(reader.Seek(offset));
     SamplerRecord record;
-    for (const SamplerRun::Field& field : run.fields) {
-      uint64_t value;
-      ASSIGN_OR_RETURN(value, reader.ReadUIntLe(field.type == kU64 ? 8 : 4));
-      if (field.name == "timestamp") record.timestamp = value;
-      if (field.name == "tid") record.tid = value;
-      if (field.name == "backtrace") record.backtrace = static_cast<uint32_t>(value);
-    }
+    RETURN_IF_ERROR(reader.Seek(offset + timestamp_at));
+    ASSIGN_OR_RETURN(record.timestamp, reader.ReadU64Le());
+    RETURN_IF_ERROR(reader.Seek(offset + tid_at));
+    ASSIGN_OR_RETURN(record.tid, reader.ReadU64Le());
+    RETURN_IF_ERROR(reader.Seek(offset + backtrace_at));
+    ASSIGN_OR_RETURN(record.backtrace, reader.ReadU32Le());
     Status visited = visit(record);
     if (!visited.ok()) return visited.WithOffset(offset);
   }

@@ -17,6 +17,7 @@
 #include "base/byte_span.h"
 #include "base/limits.h"
 #include "base/status.h"
+#include "container/typedstream.h"
 #include "formats/trace_bundle/symbols.h"
 
 namespace instrumentscope::trace_bundle {
@@ -47,6 +48,8 @@ struct SamplerRun {
 
 // Reads the typedstream inside run_data/<N>.run.zip.
 Result<SamplerRun> ReadSamplerRun(ByteSpan typedstream, const Limits& limits);
+// The same, of a typedstream already parsed.
+Result<SamplerRun> ReadSamplerRun(const TypedStream& stream, const Limits& limits);
 
 struct SamplerRecord {
   uint64_t timestamp = 0;  // nanoseconds since the run started
@@ -63,6 +66,7 @@ Status ReadSamplerRecords(ByteSpan data, const SamplerRun& run,
 // pid of each symbol's binary; -1 for symbols of no binary.
 Result<std::map<int64_t, SymbolTable>> ReadArchivedSymbols(ByteSpan typedstream,
                                                            const Limits& limits);
+Result<std::map<int64_t, SymbolTable>> ReadArchivedSymbols(const TypedStream& stream);
 
 // The sampler.data header's magic, 0x12340A0A.
 bool LooksLikeSamplerData(ByteSpan data);
