@@ -4,8 +4,6 @@
 // llvm-dwarfdump. Skips, saying why, where those tools are missing.
 #include "formats/macho/macho.h"
 
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "apple_programs.h"
 #include "test_support.h"
 
 namespace instrumentscope {
@@ -21,7 +20,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing::ReadFile;
-using testing::WriteFile;
+using testing::Run;
+using testing::TempDir;
+using testing::Universal;
 
 constexpr const char* kProgram =
     "int alpha(int x) { return x * 3 + 1; }\n"
@@ -29,42 +30,12 @@ constexpr const char* kProgram =
     "static int gamma_(int x) { return beta(x) * beta(x + 1); }\n"
     "int main(int argc, char** argv) { return gamma_(argc); }\n";
 
-std::string Run(const std::string& command) {
-  std::string output;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return output;
-  char buffer[4096];
-  while (size_t n = fread(buffer, 1, sizeof(buffer), pipe)) output.append(buffer, n);
-  int status = pclose(pipe);
-  if (status != 0) output = "FAILED: " + output;
-  return output;
-}
-
 bool HaveTools() {
-  for (const char* tool : {"clang-14", "ld64.lld-14", "llvm-nm-14", "llvm-dwarfdump-14"}) {
-    if (Run(std::string("command -v ") + tool).rfind("FAILED", 0) == 0) {
-      WARN("skipped: " << tool << " is not installed");
-      return false;
-    }
-  }
-  return true;
+  return testing::HaveTools({"clang-14", "ld64.lld-14", "llvm-nm-14", "llvm-dwarfdump-14"});
 }
 
-// Builds the program for `arch` ("arm64", "x86_64") in `dir`; returns its path.
 std::string Build(const fs::path& dir, const std::string& arch) {
-  std::string source = (dir / "program.c").string();
-  std::string object = (dir / (arch + ".o")).string();
-  std::string binary = (dir / arch).string();
-  WriteFile(source, kProgram);
-  std::string compiled =
-      Run("clang-14 -target " + arch + "-apple-macos11 -g -O1 -c " + source + " -o " + object);
-  REQUIRE(compiled.rfind("FAILED", 0) != 0);
-  std::string linked = Run("ld64.lld-14 -arch " + arch +
-                           " -platform_version macos 11.0 11.0 -undefined dynamic_lookup -o " +
-                           binary + " " + object);
-  INFO(linked);
-  REQUIRE(linked.rfind("FAILED", 0) != 0);
-  return binary;
+  return testing::BuildProgram(dir, arch, kProgram, {arch, "-g -O1"});
 }
 
 // llvm-nm's defined symbols: name → address.
@@ -93,15 +64,9 @@ std::string UuidText(const macho::Uuid& uuid) {
 // The first load command's cmdsize: after the 32-byte header and its cmd.
 constexpr size_t kHeaderCommandSizeOffset = 32 + 4;
 
-fs::path TempDir() {
-  fs::path dir = fs::temp_directory_path() / ("instrumentscope-macho-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
-
 TEST_CASE("Mach-O: a thin arm64 program's symbols, UUID, segments and function starts") {
   if (!HaveTools()) return;
-  fs::path dir = TempDir();
+  fs::path dir = TempDir("macho");
   std::string binary = Build(dir, "arm64");
   std::vector<uint8_t> bytes = ReadFile(binary);
   REQUIRE(macho::LooksLikeMachO(ByteSpan(bytes.data(), bytes.size())));
@@ -134,36 +99,9 @@ TEST_CASE("Mach-O: a thin arm64 program's symbols, UUID, segments and function s
   fs::remove_all(dir);
 }
 
-// A universal file of `slices`, as lipo writes one: a big-endian header and
-// table, each slice aligned to 2^14.
-std::vector<uint8_t> Universal(
-    const std::vector<std::pair<uint32_t, std::vector<uint8_t>>>& slices) {
-  std::vector<uint8_t> file;
-  auto be32 = [&file](uint32_t value) {
-    for (int shift = 24; shift >= 0; shift -= 8)
-      file.push_back(static_cast<uint8_t>(value >> shift));
-  };
-  be32(0xCAFEBABE);
-  be32(static_cast<uint32_t>(slices.size()));
-  uint32_t offset = 1 << 14;
-  for (const auto& [cpu_type, bytes] : slices) {
-    be32(cpu_type);
-    be32(0);
-    be32(offset);
-    be32(static_cast<uint32_t>(bytes.size()));
-    be32(14);
-    offset += (static_cast<uint32_t>(bytes.size()) + (1 << 14) - 1) & ~((1u << 14) - 1);
-  }
-  for (const auto& [cpu_type, bytes] : slices) {
-    file.resize((file.size() + (1 << 14) - 1) & ~((size_t{1} << 14) - 1), 0);
-    file.insert(file.end(), bytes.begin(), bytes.end());
-  }
-  return file;
-}
-
 TEST_CASE("Mach-O: a universal file's architectures, each as its thin file") {
   if (!HaveTools()) return;
-  fs::path dir = TempDir();
+  fs::path dir = TempDir("macho");
   std::vector<uint8_t> arm = ReadFile(Build(dir, "arm64"));
   std::vector<uint8_t> intel = ReadFile(Build(dir, "x86_64"));
   std::vector<uint8_t> fat = Universal({{0x0100000C, arm}, {0x01000007, intel}});
@@ -183,7 +121,7 @@ TEST_CASE("Mach-O: a universal file's architectures, each as its thin file") {
 
 TEST_CASE("Mach-O: damaged files fail with what and where") {
   if (!HaveTools()) return;
-  fs::path dir = TempDir();
+  fs::path dir = TempDir("macho");
   std::vector<uint8_t> good = ReadFile(Build(dir, "arm64"));
   fs::remove_all(dir);
   // Cut short anywhere, the file fails cleanly or (past the parts read) reads.
