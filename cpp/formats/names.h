@@ -3,8 +3,11 @@
 #define INSTRUMENTSCOPE_FORMATS_NAMES_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+
+#include "model/profile.h"
 
 namespace instrumentscope {
 
@@ -18,6 +21,13 @@ std::string ThreadLabel(std::string_view name, uint64_t tid);
 
 // "0x1834a4734"
 std::string HexAddress(uint64_t address);
+// The address of "0x1834a4734" (any case); nullopt for anything else.
+std::optional<uint64_t> ParseHexAddress(std::string_view text);
+
+// "BFF4A4B7-1F74-3723-A4E0-BD55F5AA02C0", as Instruments and dwarfdump write
+// UUIDs; the parser takes either case.
+std::string FormatUuid(const ImageUuid& uuid);
+std::optional<ImageUuid> ParseUuid(std::string_view text);
 
 }  // namespace instrumentscope
 

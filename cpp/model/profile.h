@@ -4,6 +4,7 @@
 #ifndef INSTRUMENTSCOPE_MODEL_PROFILE_H_
 #define INSTRUMENTSCOPE_MODEL_PROFILE_H_
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,10 +19,26 @@ using StackId = uint32_t;
 // The stack of a sample with no frames: idle gaps and rows without a backtrace.
 inline constexpr StackId kEmptyStack = UINT32_MAX;
 
+using ImageId = uint32_t;
+inline constexpr ImageId kNoImage = UINT32_MAX;
+using ImageUuid = std::array<uint8_t, 16>;
+
+// A binary the input places unnamed frames in: what symbolication needs to
+// match it with the user's own binaries and dSYMs.
+struct CodeImage {
+  std::string path;  // its path, else its name
+  std::optional<ImageUuid> uuid;
+  std::optional<uint64_t> load_address;  // where its __TEXT was in memory
+};
+
 struct Frame {
   std::string name;
   std::string file;  // source file, else the binary's path; may be empty
   std::optional<uint32_t> line;
+  // Only on frames the input left unnamed: the address as recorded (a return
+  // address for callers) and, when the input says, the image it lies in.
+  std::optional<uint64_t> address;
+  ImageId image = kNoImage;
 };
 
 // Stack `s` is stack `parent[s]` (or kEmptyStack) with `frame[s]` on top, so a
@@ -72,6 +89,7 @@ struct ProfileGroup {
   std::string name;      // the input's file name
   std::string exporter;  // "instrumentscope@<version>"
   std::vector<Frame> frames;
+  std::vector<CodeImage> images;  // of unnamed frames
   StackTable stacks;
   std::vector<Profile> profiles;
   size_t active_profile_index = 0;  // the busiest thread

@@ -20,6 +20,13 @@ FrameId ProfileBuilder::InternFrame(const FrameDesc& desc) {
   frame_key_.assign(desc.name);
   frame_key_.push_back('\0');
   frame_key_.append(desc.image);
+  if (desc.address) {
+    // Unnamed frames are told apart by address and image, not by name alone.
+    frame_key_.push_back('\0');
+    frame_key_.append(std::to_string(*desc.address));
+    frame_key_.push_back('@');
+    frame_key_.append(std::to_string(desc.image_id));
+  }
   auto [entry, inserted] =
       frame_index_.try_emplace(frame_key_, static_cast<FrameId>(frames_.size()));
   if (inserted) {
@@ -27,6 +34,8 @@ FrameId ProfileBuilder::InternFrame(const FrameDesc& desc) {
     frame.name = std::string(desc.name);
     frame.file = std::string(desc.source_file.empty() ? desc.image : desc.source_file);
     if (!desc.source_file.empty()) frame.line = desc.line;
+    frame.address = desc.address;
+    frame.image = desc.image_id;
     frames_.push_back(std::move(frame));
     frame_has_source_.push_back(!desc.source_file.empty());
     return entry->second;
@@ -45,6 +54,17 @@ FrameId ProfileBuilder::InternFrame(const FrameDesc& desc) {
     frame.line = desc.line;
   }
   return id;
+}
+
+ImageId ProfileBuilder::InternImage(const CodeImage& image) {
+  std::string key = image.path;
+  key.push_back('\0');
+  if (image.uuid) key.append(image.uuid->begin(), image.uuid->end());
+  key.push_back('\0');
+  if (image.load_address) key.append(std::to_string(*image.load_address));
+  auto [entry, inserted] = image_index_.try_emplace(key, static_cast<ImageId>(images_.size()));
+  if (inserted) images_.push_back(image);
+  return entry->second;
 }
 
 StackId ProfileBuilder::InternStack(StackId parent, FrameId frame) {
@@ -277,6 +297,7 @@ Result<ProfileGroup> ProfileBuilder::Build(std::string name, std::string exporte
   group.active_profile_index = busiest.value_or(0);
 
   group.frames = std::move(frames_);
+  group.images = std::move(images_);
   group.stacks = std::move(stacks_);
   group.tables = std::move(tables_);
   group.instruments = std::move(instruments_);

@@ -25,6 +25,10 @@ struct FrameDesc {
   std::string_view image;
   std::string_view source_file;  // empty when the input has no source info
   std::optional<uint32_t> line;
+  // For a frame the input could not name (its name then shows the address):
+  // the address and the image from InternImage(), kept for symbolication.
+  std::optional<uint64_t> address;
+  ImageId image_id = kNoImage;
 };
 
 struct ThreadDesc {
@@ -49,6 +53,7 @@ class ProfileBuilder {
   };
 
   FrameId InternFrame(const FrameDesc& desc);
+  ImageId InternImage(const CodeImage& image);
   StackId InternStack(StackId parent, FrameId frame);
   // Interns `leaf_to_root` (as backtraces list them) on top of `base`.
   StackId InternFrames(StackId base, const std::vector<FrameId>& leaf_to_root);
@@ -132,6 +137,8 @@ class ProfileBuilder {
   std::vector<bool> frame_has_source_;
   std::unordered_map<std::string, FrameId> frame_index_;
   std::string frame_key_;  // scratch, to avoid an allocation per lookup
+  std::vector<CodeImage> images_;
+  std::unordered_map<std::string, ImageId> image_index_;
   StackTable stacks_;
   IntegerMap stack_index_;  // parent << 32 | frame → stack
   std::vector<Timeline> timelines_;

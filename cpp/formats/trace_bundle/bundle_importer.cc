@@ -219,10 +219,14 @@ class BundleReader {
   // images (either may be null); a caller is looked up inside its call.
   FrameId NameFrame(const SymbolTable* symbols, const std::vector<ProcessImage>* images,
                     uint64_t address, bool caller);
-  // Names a frame from the symbol archives (Instruments 12+): the function,
-  // else "image+0xoffset" inside a known image; unchanged outside them.
-  void ArchiveFrame(const std::vector<ProcessImage>& images, uint64_t address, bool caller,
-                    std::string* name, std::string* image);
+  // The image of the process at `address`, and the function the symbol
+  // archives (Instruments 12+) name there, if any.
+  struct ArchiveMatch {
+    const ProcessImage* image = nullptr;
+    std::optional<std::string_view> function;
+  };
+  ArchiveMatch ArchiveFrame(const std::vector<ProcessImage>& images, uint64_t address,
+                            bool caller);
   const SymbolArchive* Archive(const ImageUuid& uuid);
   Result<int64_t> ProcessId(uint32_t run, uint64_t process_ref);
   Status NoSamplesError(const std::vector<Store>& stores) const;
@@ -527,24 +531,37 @@ FrameId BundleReader::NameFrame(const SymbolTable* symbols, const std::vector<Pr
     // A caller's return address can lie just past its function's end.
     if (!match && caller && address > 0) match = symbols->Lookup(address - 1);
   }
-  std::string name =
-      match && !match->symbol->name.empty() ? match->symbol->name : HexAddress(address);
-  std::string image;
   FrameDesc desc;
-  if (match) {
+  if (match && !match->symbol->name.empty()) {
+    desc.name = match->symbol->name;
     desc.image = match->symbol->binary_path;
     desc.source_file = match->symbol->source_file;
     if (!match->symbol->source_file.empty()) desc.line = match->line;
-  } else if (images) {
-    ArchiveFrame(*images, address, caller, &name, &image);
-    desc.image = image;
+    return builder_.InternFrame(desc);
+  }
+  if (match) desc.image = match->symbol->binary_path;
+  ArchiveMatch archived = images ? ArchiveFrame(*images, address, caller) : ArchiveMatch{};
+  if (archived.function) {
+    desc.name = *archived.function;
+    desc.image = archived.image->path;
+    return builder_.InternFrame(desc);
+  }
+  // Unnamed: "image+0xoffset" inside a known image, else the address; kept
+  // with its address for symbolication from the user's own files.
+  std::string name = HexAddress(address);
+  desc.address = address;
+  if (archived.image) {
+    const ProcessImage& image = *archived.image;
+    name = std::string(BaseName(image.path)) + "+" + HexAddress(address - image.text_start);
+    desc.image = image.path;
+    desc.image_id = builder_.InternImage(CodeImage{image.path, image.uuid, image.text_start});
   }
   desc.name = name;
   return builder_.InternFrame(desc);
 }
 
-void BundleReader::ArchiveFrame(const std::vector<ProcessImage>& images, uint64_t address,
-                                bool caller, std::string* name, std::string* image) {
+BundleReader::ArchiveMatch BundleReader::ArchiveFrame(const std::vector<ProcessImage>& images,
+                                                      uint64_t address, bool caller) {
   // A caller is looked up at its return address − 1, inside the call.
   uint64_t lookup = caller && address > 0 ? address - 1 : address;
   for (const ProcessImage& candidate : images) {
@@ -553,17 +570,11 @@ void BundleReader::ArchiveFrame(const std::vector<ProcessImage>& images, uint64_
         lookup - candidate.text_start >= candidate.text_size) {
       continue;
     }
-    *image = candidate.path;
     const SymbolArchive* archive = Archive(candidate.uuid);
-    auto function = archive ? archive->Lookup(lookup - candidate.text_start) : std::nullopt;
-    if (function) {
-      *name = std::string(*function);
-    } else {
-      *name =
-          std::string(BaseName(candidate.path)) + "+" + HexAddress(address - candidate.text_start);
-    }
-    return;
+    return ArchiveMatch{&candidate,
+                        archive ? archive->Lookup(lookup - candidate.text_start) : std::nullopt};
   }
+  return ArchiveMatch{};
 }
 
 const SymbolArchive* BundleReader::Archive(const ImageUuid& uuid) {

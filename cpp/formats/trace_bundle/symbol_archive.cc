@@ -45,17 +45,6 @@ Result<std::string_view> TableString(ByteSpan table, size_t table_offset, uint32
 
 }  // namespace
 
-std::string FormatUuid(const ImageUuid& uuid) {
-  static constexpr char kDigits[] = "0123456789ABCDEF";
-  std::string text;
-  for (size_t i = 0; i < uuid.size(); ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) text += '-';
-    text += kDigits[uuid[i] >> 4];
-    text += kDigits[uuid[i] & 0xF];
-  }
-  return text;
-}
-
 Result<SymbolArchive> SymbolArchive::Parse(ByteSpan bytes) {
   ByteReader reader(bytes);
   uint32_t version;

@@ -15,13 +15,12 @@
 
 #include "base/byte_span.h"
 #include "base/status.h"
+#include "formats/names.h"
+#include "model/profile.h"
 
 namespace instrumentscope::trace_bundle {
 
-using ImageUuid = std::array<uint8_t, 16>;
-
-// "BFF4A4B7-1F74-3723-A4E0-BD55F5AA02C0", as archives are named.
-std::string FormatUuid(const ImageUuid& uuid);
+using ImageUuid = instrumentscope::ImageUuid;
 
 class SymbolArchive {
  public:

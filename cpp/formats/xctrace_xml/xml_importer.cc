@@ -254,7 +254,12 @@ class XmlImporter final : public StreamImporter {
   IdTable ids_;
   std::vector<ThreadRecord> threads_;
   std::vector<ProcessRecord> processes_;
-  std::vector<std::string> binaries_;  // image: the binary's path, else its name
+  struct BinaryRecord {
+    std::string image;  // the binary's path, else its name
+    CodeImage code;
+    ImageId id = kNoImage;  // interned once an unnamed frame lies in it
+  };
+  std::vector<BinaryRecord> binaries_;
   std::vector<SourceRecord> sources_;
   std::vector<std::string> paths_;
   std::vector<uint64_t> address_pool_;
@@ -284,6 +289,8 @@ class XmlImporter final : public StreamImporter {
     bool open = false;
     std::string name;
     std::string path;
+    std::string uuid;
+    std::string load_address;
   } binary_;
   struct {
     bool open = false;
@@ -735,6 +742,8 @@ void XmlImporter::StartCellContent(OpenElement& open, int attribute_count,
   const xmlChar** address = nullptr;
   const xmlChar** path = nullptr;
   const xmlChar** line = nullptr;
+  const xmlChar** uuid = nullptr;
+  const xmlChar** load_address = nullptr;
   for (int i = 0; i < attribute_count; ++i) {
     const xmlChar** attribute = attributes + i * 5;
     std::string_view key = AsView(attribute[0]);
@@ -754,6 +763,10 @@ void XmlImporter::StartCellContent(OpenElement& open, int attribute_count,
       path = attribute;
     else if (key == "line")
       line = attribute;
+    else if (key == "UUID")
+      uuid = attribute;
+    else if (key == "load-addr")
+      load_address = attribute;
   }
   auto decoded = [](const xmlChar** attribute) {
     return attribute ? DecodeAttribute(attribute[3], attribute[4]) : std::string();
@@ -829,6 +842,8 @@ void XmlImporter::StartCellContent(OpenElement& open, int attribute_count,
       if (nested(binary_.open)) return;
       binary_.name = decoded(name);
       binary_.path = decoded(path);
+      binary_.uuid = decoded(uuid);
+      binary_.load_address = decoded(load_address);
       break;
     case Element::kSource:
       if (nested(source_.open)) return;
@@ -881,7 +896,17 @@ Value XmlImporter::Complete(const OpenElement& open) {
         desc.name = frame_.address.empty() ? std::string_view("<unknown>")
                                            : std::string_view(frame_.address);
       }
-      if (frame_.binary >= 0) desc.image = binaries_[frame_.binary];
+      if (frame_.binary >= 0) desc.image = binaries_[frame_.binary].image;
+      // Unsymbolicated frames are named by their address, as "0x…".
+      if (auto address = ParseHexAddress(frame_.address);
+          address && (frame_.name.empty() || ParseHexAddress(frame_.name))) {
+        desc.address = address;
+        if (frame_.binary >= 0) {
+          BinaryRecord& binary = binaries_[frame_.binary];
+          if (binary.id == kNoImage) binary.id = builder_.InternImage(binary.code);
+          desc.image_id = binary.id;
+        }
+      }
       if (frame_.source >= 0) {
         const SourceRecord& source = sources_[frame_.source];
         if (source.path >= 0) desc.source_file = paths_[source.path];
@@ -891,7 +916,10 @@ Value XmlImporter::Complete(const OpenElement& open) {
     }
     case Element::kBinary:
       binary_.open = false;
-      binaries_.push_back(binary_.path.empty() ? binary_.name : binary_.path);
+      binaries_.push_back(BinaryRecord{
+          binary_.path.empty() ? binary_.name : binary_.path,
+          CodeImage{binary_.path.empty() ? binary_.name : binary_.path, ParseUuid(binary_.uuid),
+                    ParseHexAddress(binary_.load_address)}});
       return MakeValue(ValueClass::kBinary, static_cast<uint32_t>(binaries_.size() - 1));
     case Element::kSource:
       source_.open = false;
@@ -966,6 +994,7 @@ Value XmlImporter::AddressesToStack(const std::vector<uint64_t>& addresses,
         frame_scratch_.empty() && !leaf_name.empty() ? std::string(leaf_name) : HexAddress(address);
     FrameDesc desc;
     desc.name = name;
+    if (ParseHexAddress(name)) desc.address = address;  // not the fmt's leaf symbol
     frame_scratch_.push_back(builder_.InternFrame(desc));
   }
   return MakeValue(ValueClass::kStack, builder_.InternFrames(kEmptyStack, frame_scratch_));
