@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/json.h"
+#include "formats/names.h"
 #include "import/import.h"
 #include "import/options.h"
 #include "report/summary.h"
@@ -103,6 +104,25 @@ val AddImportFile(int session, const std::string& path, uintptr_t address, size_
     return InvalidArgument("no import session " + std::to_string(session));
   const uint8_t* bytes = reinterpret_cast<const uint8_t*>(address);
   Status status = entry->second->AddFile(path, std::vector<uint8_t>(bytes, bytes + size));
+  return status.ok() ? val::null() : ErrorValue(status);
+}
+
+// Adds one of the user's binaries or dSYMs (or a zip of them) to the session:
+// `size` bytes at wasm address `address`, copied. `load_address` is "" or the
+// hex or decimal address where its __TEXT was loaded. Returns null or {error}.
+val AddSymbolFile(int session, const std::string& path, uintptr_t address, size_t size,
+                  const std::string& load_address) {
+  auto entry = Sessions().find(session);
+  if (entry == Sessions().end())
+    return InvalidArgument("no import session " + std::to_string(session));
+  std::optional<uint64_t> load;
+  if (!load_address.empty()) {
+    load = ParseAddress(load_address);
+    if (!load) return InvalidArgument("load address \"" + load_address + "\" is not an address");
+  }
+  const uint8_t* bytes = reinterpret_cast<const uint8_t*>(address);
+  Status status =
+      entry->second->AddSymbolFile(path, std::vector<uint8_t>(bytes, bytes + size), load);
   return status.ok() ? val::null() : ErrorValue(status);
 }
 
@@ -205,6 +225,7 @@ EMSCRIPTEN_BINDINGS(instrumentscope) {
   emscripten::function("feedImport", &instrumentscope::FeedImport);
   emscripten::function("addImportFile", &instrumentscope::AddImportFile);
   emscripten::function("wantedFiles", &instrumentscope::WantedFiles);
+  emscripten::function("addSymbolFile", &instrumentscope::AddSymbolFile);
   emscripten::function("importProgress", &instrumentscope::ImportProgressOf);
   emscripten::function("finishImport", &instrumentscope::FinishImport);
   emscripten::function("finishImportToJson", &instrumentscope::FinishImportToJson);

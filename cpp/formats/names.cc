@@ -23,6 +23,15 @@ std::optional<uint64_t> ParseHexAddress(std::string_view text) {
   return address;
 }
 
+std::optional<uint64_t> ParseAddress(std::string_view text) {
+  if (auto hex = ParseHexAddress(text)) return hex;
+  uint64_t address = 0;
+  const char* end = text.data() + text.size();
+  auto [stop, error] = std::from_chars(text.data(), end, address);
+  if (text.empty() || error != std::errc() || stop != end) return std::nullopt;
+  return address;
+}
+
 std::string FormatUuid(const ImageUuid& uuid) {
   static constexpr char kDigits[] = "0123456789ABCDEF";
   std::string text;

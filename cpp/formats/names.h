@@ -23,6 +23,8 @@ std::string ThreadLabel(std::string_view name, uint64_t tid);
 std::string HexAddress(uint64_t address);
 // The address of "0x1834a4734" (any case); nullopt for anything else.
 std::optional<uint64_t> ParseHexAddress(std::string_view text);
+// "0x1834a4734" or "6497650484", as users give load addresses.
+std::optional<uint64_t> ParseAddress(std::string_view text);
 
 // "BFF4A4B7-1F74-3723-A4E0-BD55F5AA02C0", as Instruments and dwarfdump write
 // UUIDs; the parser takes either case.

@@ -7,6 +7,7 @@
 #include "container/gzip.h"
 #include "formats/registry.h"
 #include "formats/trace_bundle/bundle_importer.h"
+#include "symbolication/symbolicate.h"
 
 #ifndef INSTRUMENTSCOPE_VERSION
 #error "INSTRUMENTSCOPE_VERSION must be defined by the build (from package.json)"
@@ -23,6 +24,7 @@ const char* ImportStageName(ImportStage stage) {
     case ImportStage::kDetecting: return "detecting";
     case ImportStage::kParsing: return "parsing";
     case ImportStage::kBuilding: return "building";
+    case ImportStage::kSymbolicating: return "symbolicating";
     case ImportStage::kDone: return "done";
   }
   return "unknown";
@@ -30,7 +32,8 @@ const char* ImportStageName(ImportStage stage) {
 
 Import::Import(ImportOptions options)
     : options_(std::move(options)),
-      builder_(options_.limits.max_samples, options_.limits.max_stack_nodes) {}
+      builder_(options_.limits.max_samples, options_.limits.max_stack_nodes),
+      symbol_files_(options_.limits) {}
 
 Import::~Import() = default;
 
@@ -131,6 +134,12 @@ Status Import::UnknownFormatError(ByteSpan prefix) const {
       .WithOffset(0);
 }
 
+Status Import::AddSymbolFile(std::string path, std::vector<uint8_t> bytes,
+                             std::optional<uint64_t> load_address) {
+  if (finished_) return Status(ErrorCode::kInvalidArgument, "AddSymbolFile() after Finish()");
+  return symbol_files_.Add(std::move(path), std::move(bytes), load_address);
+}
+
 Result<ProfileGroup> Import::Finish() {
   if (!status_.ok()) return status_;
   if (finished_) return Status(ErrorCode::kInvalidArgument, "Finish() called twice");
@@ -160,6 +169,10 @@ Result<ProfileGroup> Import::Build() {
   Result<ProfileGroup> group =
       std::move(builder_).Build(options_.name, std::string("instrumentscope@") + Version());
   if (!group.ok()) return Fail(group.status());
+  if (!symbol_files_.empty()) {
+    stage_ = ImportStage::kSymbolicating;
+    RETURN_IF_ERROR(Fail(Symbolicate(symbol_files_, &*group)));
+  }
   stage_ = ImportStage::kDone;
   return group;
 }

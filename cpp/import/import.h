@@ -14,13 +14,14 @@
 #include "formats/importer.h"
 #include "model/profile.h"
 #include "model/profile_builder.h"
+#include "symbolication/symbol_files.h"
 
 namespace instrumentscope {
 
 class GzipDecoder;
 
 // Stages reported to progress callbacks.
-enum class ImportStage : uint8_t { kDetecting, kParsing, kBuilding, kDone };
+enum class ImportStage : uint8_t { kDetecting, kParsing, kBuilding, kSymbolicating, kDone };
 const char* ImportStageName(ImportStage stage);
 
 struct ImportProgress {
@@ -43,6 +44,10 @@ class Import {
   Status AddFile(std::string_view path, std::vector<uint8_t> bytes);
   // For all the paths of a folder, whether each is read.
   static std::vector<bool> WantedFiles(const std::vector<std::string>& paths);
+  // The user's own binaries and dSYMs (SymbolFiles::Add), any time before
+  // Finish(), which then names the frames the input left unnamed.
+  Status AddSymbolFile(std::string path, std::vector<uint8_t> bytes,
+                       std::optional<uint64_t> load_address = std::nullopt);
   Result<ProfileGroup> Finish();
   ImportProgress progress() const;
 
@@ -66,6 +71,7 @@ class Import {
   std::vector<uint8_t> decoded_prefix_;  // content held until the format is known
   std::unique_ptr<StreamImporter> importer_;
   std::unique_ptr<FolderTree> folder_;
+  SymbolFiles symbol_files_;
 };
 
 // The version written into every output's "exporter" field.

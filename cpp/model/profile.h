@@ -85,6 +85,13 @@ struct Warning {
   std::string message;
 };
 
+// What symbolication from the user's files did.
+struct SymbolicationReport {
+  uint64_t unnamed_frames = 0;          // frames the input left unnamed
+  uint64_t named_frames = 0;            // of them, named from the user's files
+  std::vector<std::string> files_used;  // "App.dSYM/Contents/Resources/DWARF/App (arm64)"
+};
+
 struct ProfileGroup {
   std::string name;      // the input's file name
   std::string exporter;  // "instrumentscope@<version>"
@@ -96,6 +103,7 @@ struct ProfileGroup {
   std::vector<TableSummary> tables;
   std::vector<std::string> instruments;  // "Time Profiler", … (bundles only)
   std::vector<Warning> warnings;
+  std::optional<SymbolicationReport> symbolication;  // when symbol files were given
 };
 }  // namespace instrumentscope
 

@@ -41,6 +41,12 @@ nlohmann::json Summary(const ProfileGroup& group, SummaryFrames frames) {
   for (const Warning& warning : group.warnings) {
     warnings.push_back({{"code", warning.code}, {"message", warning.message}});
   }
+  if (group.symbolication) {
+    const SymbolicationReport& report = *group.symbolication;
+    summary["symbolication"] = {{"unnamedFrames", report.unnamed_frames},
+                                {"namedFrames", report.named_frames},
+                                {"filesUsed", report.files_used}};
+  }
   if (frames == SummaryFrames::kInclude) {
     nlohmann::json& list = summary["frames"] = nlohmann::json::array();
     for (const Frame& frame : group.frames) list.push_back(speedscope::FrameJson(frame));

@@ -22,7 +22,9 @@ std::string Run(const std::string& command) {
   return output;
 }
 
-bool Failed(const std::string& output) { return output.rfind("FAILED", 0) == 0; }
+bool Failed(const std::string& output) {
+  return output.rfind("FAILED", 0) == 0;
+}
 
 bool HaveTools(const std::vector<std::string>& tools) {
   for (const std::string& tool : tools) {
@@ -67,7 +69,8 @@ std::string BuildDsym(const std::string& binary) {
   return bundle + "/Contents/Resources/DWARF/" + fs::path(binary).filename().string();
 }
 
-std::vector<uint8_t> Universal(const std::vector<std::pair<uint32_t, std::vector<uint8_t>>>& slices) {
+std::vector<uint8_t> Universal(
+    const std::vector<std::pair<uint32_t, std::vector<uint8_t>>>& slices) {
   std::vector<uint8_t> file;
   auto be32 = [&file](uint32_t value) {
     for (int shift = 24; shift >= 0; shift -= 8)

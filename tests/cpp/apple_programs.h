@@ -36,7 +36,8 @@ std::string BuildDsym(const std::string& binary);
 
 // A universal file of (cpu type, thin file) slices, as lipo writes one: a
 // big-endian header and table, each slice aligned to 2^14.
-std::vector<uint8_t> Universal(const std::vector<std::pair<uint32_t, std::vector<uint8_t>>>& slices);
+std::vector<uint8_t> Universal(
+    const std::vector<std::pair<uint32_t, std::vector<uint8_t>>>& slices);
 
 }  // namespace instrumentscope::testing
 

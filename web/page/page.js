@@ -10,10 +10,12 @@ const element = (id) => document.getElementById(id);
 
 // 'detecting' is the core buffering input until it knows the format: reading, to a person.
 const STAGE_NAMES = {
+  symbols: 'Reading symbol files',
   reading: 'Reading',
   detecting: 'Reading',
   parsing: 'Parsing',
   building: 'Building profiles',
+  symbolicating: 'Naming frames from the symbol files',
   done: 'Done',
 };
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// instrumentscope INPUT [-o OUT.json] [--run N] [--list] [--limit NAME=N]
+// instrumentscope INPUT [-o OUT.json] [--run N] [--list] [--limit NAME=N] [--symbols PATH]
 // Converts an Instruments recording (a .trace folder or zip, an xctrace export,
 // or a Deep Copy) to a speedscope file, running the same WebAssembly core as the
 // browser.
@@ -13,7 +13,7 @@ import { importHere } from './core.js';
 import { CHUNK_BYTES } from './input.js';
 import { ImportError } from './node.js';
 
-const USAGE = `usage: instrumentscope INPUT [-o OUT.json] [--run N] [--limit NAME=N...]
+const USAGE = `usage: instrumentscope INPUT [-o OUT.json] [--run N] [--symbols PATH...] [--limit NAME=N...]
        instrumentscope INPUT --list [--run N]
 
 Converts an Instruments recording to a speedscope profile
@@ -25,6 +25,11 @@ or the text of an Instruments Deep Copy of a call tree; - reads standard input
   -o, --output FILE  write the profile to FILE instead of standard output
       --run N        import only run N of the recording
       --list         list runs, tables, processes, threads and sample counts
+  -s, --symbols PATH name the frames the recording left as addresses from your
+                     own binary or dSYM: a Mach-O file, a .dSYM folder or a zip
+                     of them, as often as needed. PATH@0x104a8c000 says where
+                     the image was loaded, for exports of bare addresses
+                     (Xcode 14.0 and older)
       --limit NAME=N change one of the importer's limits (maxSamples=100000000;
                      the README's "Limits" lists them), as often as needed
   -h, --help         show this help
@@ -43,6 +48,7 @@ function parseCommandLine() {
         output: { type: 'string', short: 'o' },
         run: { type: 'string' },
         list: { type: 'boolean' },
+        symbols: { type: 'string', short: 's', multiple: true },
         limit: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -153,6 +159,36 @@ async function folderFiles(folder) {
   return files;
 }
 
+// --symbols PATH[@LOADADDR] → [{path, data, loadAddress}], a folder (a .dSYM)
+// as its files; the core picks the Mach-O files out of it.
+async function symbolFiles(settings = []) {
+  const files = [];
+  for (const setting of settings) {
+    let path = setting;
+    let loadAddress;
+    const at = /^(.+)@(0x[0-9a-fA-F]+|\d+)$/.exec(setting);
+    if (at && !(await stat(setting).catch(() => null))) [, path, loadAddress] = at;
+    let info;
+    try {
+      info = await stat(path);
+    } catch (error) {
+      fail(`--symbols ${path}: ${error.code === 'ENOENT' ? 'no such file or folder' : error.message}`, 2);
+    }
+    const name = basename(path.replace(/\/+$/, ''));
+    if (info.isDirectory()) {
+      for (const file of await folderFiles(path)) files.push({ ...file, path: `${name}/${file.path}`, loadAddress });
+    } else {
+      files.push({ path: name, data: await openAsBlob(path), loadAddress });
+    }
+  }
+  return files;
+}
+
+function symbolicationNote(report) {
+  const files = report.filesUsed.length ? ` from ${report.filesUsed.join(', ')}` : '';
+  return `named ${report.namedFrames.toLocaleString('en')} of ${count(report.unnamedFrames, 'unnamed frame')}${files}`;
+}
+
 // A file's bytes a chunk at a time, read into one reused buffer: the core has
 // copied each chunk before it asks for the next.
 async function* fileChunks(path) {
@@ -235,6 +271,7 @@ async function main() {
     if (!Number.isInteger(run) || run < 1) fail(`--run expects a positive integer, not "${values.run}"`, 2);
   }
   const limits = parseLimits(values.limit);
+  const symbols = await symbolFiles(values.symbols);
 
   const fromStdin = inputPath === '-';
   let info;
@@ -252,7 +289,7 @@ async function main() {
     const input = fromStdin ? process.stdin
       : info.isDirectory() ? await folderFiles(inputPath) : fileChunks(inputPath);
     const size = info && !info.isDirectory() ? info.size : undefined;
-    const options = { run, limits, onProgress: progressPrinter(size) };
+    const options = { run, limits, symbols, onProgress: progressPrinter(size) };
     const name = fromStdin ? 'standard input' : basename(inputPath.replace(/\/+$/, ''));
     const result = await importHere(input, options, name, { write: output?.write ?? null });
     summary = JSON.parse(result.summary);
@@ -262,9 +299,15 @@ async function main() {
     if (error.code === 'EPIPE') process.exit(0);
     if (!(error instanceof ImportError)) throw error;
     const where = error.location ? ` (at ${error.location})` : '';
+    // A symbol file's error names that file (its path is in the location).
+    const symbolFile = symbols.some((file) => error.path?.startsWith(file.path));
+    if (symbolFile) fail(`--symbols: ${error.code}: ${error.message.replace(/\n\s*/g, ' ')}${where}`);
     fail(`${inputPath}: ${error.code}: ${error.message.replace(/\n\s*/g, ' ')}${where}${limitHint(error)}`);
   }
 
+  if (summary.symbolication) {
+    process.stderr.write(`instrumentscope: ${symbolicationNote(summary.symbolication)}\n`);
+  }
   if (values.list) {
     await writeText(formatList(summary), values.output);
   } else {

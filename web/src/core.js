@@ -77,7 +77,9 @@ function call(core, method, ...args) {
  * @param core the loaded module
  * @param {{chunks?: AsyncIterable<Uint8Array>, files?: Array<{path: string, data: any}>,
  *          wanted?: boolean[]}} input (wanted: for each file, whether the core reads it)
- * @param {{name?: string, run?: number, limits?: object, signal?: AbortSignal,
+ * With options.symbols ([{path, data, loadAddress}]) the user's binaries and
+ * dSYMs are added before the input, to name the frames it leaves unnamed.
+ * @param {{name?: string, run?: number, limits?: object, symbols?: object[], signal?: AbortSignal,
  *          onProgress?: Function, bytesTotal?: number,
  *          json?: {write: ((bytes: Uint8Array) => void) | null}}} options
  */
@@ -109,6 +111,26 @@ export async function runImport(core, input, options) {
         samples: progress.samples,
       });
     };
+    const copyIn = (bytes) => {
+      if (bytes.byteLength > capacity) {
+        core._free(buffer);
+        capacity = 0;
+        buffer = call(core, '_malloc', bytes.byteLength);
+        if (!buffer) {
+          throw new ImportError({ code: 'LIMIT_EXCEEDED', message: 'out of WebAssembly memory (4 GB at most)' });
+        }
+        capacity = bytes.byteLength;
+      }
+      // HEAPU8 is re-read after every call: memory growth replaces it.
+      core.HEAPU8.set(bytes, buffer);
+    };
+    if (options.symbols?.length) report('symbols');
+    for (const symbol of options.symbols ?? []) {
+      const bytes = await readData(symbol.data);
+      if (signal?.aborted) throw abortError(signal);
+      copyIn(bytes);
+      call(core, 'addSymbolFile', session, symbol.path, buffer, bytes.byteLength, symbol.loadAddress ?? '');
+    }
     report('reading');
     for (;;) {
       const { done, value } = await nextChunk(iterator, aborted);
@@ -117,17 +139,7 @@ export async function runImport(core, input, options) {
       // A stream gives chunks; a folder gives {path, bytes} files.
       const chunk = input.files ? value.bytes : value;
       if (chunk.byteLength === 0 && !input.files) continue;
-      if (chunk.byteLength > capacity) {
-        core._free(buffer);
-        capacity = 0;
-        buffer = call(core, '_malloc', chunk.byteLength);
-        if (!buffer) {
-          throw new ImportError({ code: 'LIMIT_EXCEEDED', message: 'out of WebAssembly memory (4 GB at most)' });
-        }
-        capacity = chunk.byteLength;
-      }
-      // HEAPU8 is re-read after every call: memory growth replaces it.
-      core.HEAPU8.set(chunk, buffer);
+      copyIn(chunk);
       if (input.files) {
         call(core, 'addImportFile', session, value.path, buffer, chunk.byteLength);
       } else {
@@ -187,6 +199,7 @@ export async function importHere(input, options, name, json = undefined) {
     name: name ?? stream?.name ?? '',
     run: options.run,
     limits: options.limits,
+    symbols: options.symbols,
     signal: options.signal,
     onProgress: options.onProgress,
     bytesTotal: files

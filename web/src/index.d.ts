@@ -79,7 +79,7 @@ export type TraceInput =
   | TraceDirectoryEntry;
 
 export interface ImportProgress {
-  stage: 'reading' | 'detecting' | 'parsing' | 'building' | 'done';
+  stage: 'symbols' | 'reading' | 'detecting' | 'parsing' | 'building' | 'symbolicating' | 'done';
   bytesRead: number;
   /** Known for byte arrays and Blobs, not for streams. */
   bytesTotal?: number;
@@ -119,6 +119,23 @@ export interface ImportLimits {
   maxStackNodes?: number;
 }
 
+/** One of the user's own binaries or dSYMs, for naming the frames a trace
+ * left as addresses: a Mach-O file (thin or universal: an app's executable, a
+ * framework's binary, the DWARF file inside a `.dSYM`), a file of a dropped
+ * `.dSYM` folder, or a zip of such files. A File or Blob alone is named by its
+ * `name`. */
+export interface SymbolFile {
+  /** "App.app.dSYM/Contents/Resources/DWARF/App": the last component names the binary. */
+  path: string;
+  data: Uint8Array | ArrayBuffer | Blob;
+  /** Where the image's __TEXT was loaded, for traces that record bare
+   * addresses (Xcode 14.0 and older exports) and so say nothing of images:
+   * "0x104a8c000", a bigint or a number. Without it the image is taken to sit
+   * where it was linked. Traces that name images (with UUID and load address)
+   * need none. */
+  loadAddress?: string | bigint | number;
+}
+
 export interface ImportOptions {
   /** Import only this run (1-based, as in the export's xpath). */
   run?: number;
@@ -128,6 +145,9 @@ export interface ImportOptions {
   /** The name written to the output; defaults to a File's name, or a folder's. */
   name?: string;
   limits?: ImportLimits;
+  /** The user's binaries and dSYMs: frames the trace left unnamed get the
+   * names, files and lines these give (matched by UUID, else by name). */
+  symbols?: Array<SymbolFile | File | Blob>;
   /** Where the .wasm is served; defaults to beside the package's JS files. */
   wasmURL?: string | URL;
   /** The .wasm's bytes, when they are at hand already. */
@@ -239,6 +259,15 @@ export interface TraceSummary {
   /** The instruments a .trace bundle recorded with ("Time Profiler", …); empty for exports. */
   instruments: string[];
   warnings: { code: string; message: string }[];
+  /** Present when options.symbols were given. */
+  symbolication?: {
+    /** Frames the trace left unnamed (addresses). */
+    unnamedFrames: number;
+    /** Of those, the frames the symbol files named. */
+    namedFrames: number;
+    /** "App.dSYM/Contents/Resources/DWARF/App (arm64)": the files (and architectures) that named some. */
+    filesUsed: string[];
+  };
 }
 
 /**

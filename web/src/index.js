@@ -5,11 +5,32 @@
 // The .wasm is fetched from beside these files, or from options.wasmURL.
 
 import { ImportError, abortError } from './errors.js';
-import { commonFolder, filesOfDirectory, isDirectoryEntry, isFileList } from './input.js';
+import { checkFileData, commonFolder, filesOfDirectory, isBlob, isDirectoryEntry, isFileList } from './input.js';
 import { speedscopeJsonPieces, toSpeedscope } from './speedscope.js';
 import { importInWorker } from './worker-client.js';
 
 export { ImportError };
+
+// options.symbols as [{path, data, loadAddress}], loadAddress a string or undefined.
+function symbolFiles(symbols) {
+  if (symbols === undefined || symbols === null) return undefined;
+  const invalid = (message) => new ImportError({ code: 'INVALID_ARGUMENT', message: `options.symbols: ${message}` });
+  if (!Array.isArray(symbols)) throw invalid('must be an array of files');
+  return symbols.map((symbol, index) => {
+    const file = isBlob(symbol) ? { path: symbol.name ?? `symbols ${index + 1}`, data: symbol } : symbol;
+    if (!file || typeof file.path !== 'string' || !('data' in file)) {
+      throw invalid(`entry ${index} is neither a File nor {path, data}`);
+    }
+    checkFileData(file.data);
+    let { loadAddress } = file;
+    if (typeof loadAddress === 'bigint') loadAddress = `0x${loadAddress.toString(16)}`;
+    else if (typeof loadAddress === 'number') loadAddress = String(loadAddress);
+    else if (loadAddress !== undefined && typeof loadAddress !== 'string') {
+      throw invalid(`entry ${index}'s loadAddress must be a string, bigint or number`);
+    }
+    return { path: file.path, data: file.data, loadAddress };
+  });
+}
 
 function validate(options) {
   if (options.run !== undefined && options.run !== null &&
@@ -28,6 +49,7 @@ function inPageWithWorkers(options) {
 /** See index.d.ts. */
 export async function importTraceWithSummary(input, options = {}) {
   validate(options);
+  options = { ...options, symbols: symbolFiles(options.symbols) };
   if (options.signal?.aborted) throw abortError(options.signal);
   if (isDirectoryEntry(input)) input = await filesOfDirectory(input, options.signal);
   const name = options.name ?? (isFileList(input) ? commonFolder(input) : input?.name);

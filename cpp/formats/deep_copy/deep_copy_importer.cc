@@ -313,7 +313,7 @@ class DeepCopyImporter final : public StreamImporter {
     } else {
       row.kind = OpenRow::Kind::kCall;
       row.thread = parent ? parent->thread : builder_.InternThread(Timeline(), ThreadDesc{});
-      FrameId frame = builder_.InternFrame(FrameDesc{name, {}, {}, std::nullopt});
+      FrameId frame = builder_.InternFrame(FrameDesc{name, {}, {}, std::nullopt, std::nullopt, kNoImage});
       row.stack = builder_.InternStack(parent ? parent->stack : kEmptyStack, frame);
     }
     open_.push_back(std::move(row));

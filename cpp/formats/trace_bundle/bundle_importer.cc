@@ -225,8 +225,7 @@ class BundleReader {
     const ProcessImage* image = nullptr;
     std::optional<std::string_view> function;
   };
-  ArchiveMatch ArchiveFrame(const std::vector<ProcessImage>& images, uint64_t address,
-                            bool caller);
+  ArchiveMatch ArchiveFrame(const std::vector<ProcessImage>& images, uint64_t address, bool caller);
   const SymbolArchive* Archive(const ImageUuid& uuid);
   Result<int64_t> ProcessId(uint32_t run, uint64_t process_ref);
   Status NoSamplesError(const std::vector<Store>& stores) const;
@@ -851,7 +850,8 @@ Status BundleReader::ImportLegacyRun(uint32_t run, const std::string& sampler_pa
             if (frame == IntegerMap::kNoValue) {
               // Instruments' own name for a slot it had no address for.
               frame = address == kNoAddressEither
-                          ? builder_.InternFrame(FrameDesc{"<Unknown Address>", {}, {}, {}})
+                          ? builder_.InternFrame(
+                                FrameDesc{"<Unknown Address>", {}, {}, {}, {}, kNoImage})
                           : NameFrame(symbols, nullptr, address, caller);
               named.Insert(address, frame);
             }

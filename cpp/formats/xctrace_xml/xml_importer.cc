@@ -916,10 +916,10 @@ Value XmlImporter::Complete(const OpenElement& open) {
     }
     case Element::kBinary:
       binary_.open = false;
-      binaries_.push_back(BinaryRecord{
-          binary_.path.empty() ? binary_.name : binary_.path,
-          CodeImage{binary_.path.empty() ? binary_.name : binary_.path, ParseUuid(binary_.uuid),
-                    ParseHexAddress(binary_.load_address)}});
+      binaries_.push_back(
+          BinaryRecord{binary_.path.empty() ? binary_.name : binary_.path,
+                       CodeImage{binary_.path.empty() ? binary_.name : binary_.path,
+                                 ParseUuid(binary_.uuid), ParseHexAddress(binary_.load_address)}});
       return MakeValue(ValueClass::kBinary, static_cast<uint32_t>(binaries_.size() - 1));
     case Element::kSource:
       source_.open = false;
