@@ -12,7 +12,7 @@ APT_PACKAGES=(
   dpkg-dev                        # dpkg-source, to unpack Debian source packages
   libxml2-utils time              # bench/: xmllint, the streaming-parse floor; GNU time
   clang libclang-rt-14-dev        # fuzz/: libFuzzer and the sanitizers' runtimes
-  lld-14 llvm-14                  # tests/cpp/macho_test: Mach-O fixtures, llvm-nm, llvm-dwarfdump
+  lld-14 llvm-14                  # Mach-O and dSYM fixtures: ld64.lld, dsymutil, llvm-symbolizer, llvm-nm
   chromium                        # the page's end-to-end tests (tests/e2e)
   fonts-dejavu-core fonts-noto-color-emoji  # their screenshots: text, and speedscope's icons
 )

@@ -57,17 +57,25 @@ function zipMembers(bytes) {
 }
 
 // Mach-O programs for arm64 and x86_64, built as tests/cpp/macho_test.cc
-// builds them; none when clang-14 or ld64.lld-14 is missing.
+// builds them, and the DWARF files of their dSYMs (DWARF 4 and 5); none when
+// clang-14, ld64.lld-14 or dsymutil-14 is missing.
 function machOSeeds() {
   const dir = mkdtempSync(join(tmpdir(), 'instrumentscope-seeds-'));
   const binaries = [];
   try {
-    writeFileSync(join(dir, 'p.c'), 'static int f(int x) { return x + 1; }\nint main(int c, char **v) { return f(c); }\n');
+    writeFileSync(join(dir, 'p.c'), 'static inline __attribute__((always_inline)) int f(int x) { return x + 1; }\n' +
+      'int g(int x) { int s = 0; for (int i = 0; i < x; i++) s += f(i); return s; }\n' +
+      'int main(int c, char **v) { return g(c); }\n');
     for (const arch of ['arm64', 'x86_64']) {
-      execFileSync('clang-14', ['-target', `${arch}-apple-macos11`, '-g', '-c', join(dir, 'p.c'), '-o', join(dir, `${arch}.o`)]);
-      execFileSync('ld64.lld-14', ['-arch', arch, '-platform_version', 'macos', '11.0', '11.0', '-undefined',
-        'dynamic_lookup', '-o', join(dir, arch), join(dir, `${arch}.o`)]);
-      binaries.push(readFileSync(join(dir, arch)));
+      for (const dwarf of ['-gdwarf-4', '-gdwarf-5']) {
+        const name = `${arch}${dwarf}`;
+        execFileSync('clang-14', ['-target', `${arch}-apple-macos11`, dwarf, '-O1', '-c', join(dir, 'p.c'), '-o', join(dir, `${name}.o`)]);
+        execFileSync('ld64.lld-14', ['-arch', arch, '-platform_version', 'macos', '11.0', '11.0', '-undefined',
+          'dynamic_lookup', '-o', join(dir, name), join(dir, `${name}.o`)]);
+        execFileSync('dsymutil-14', [join(dir, name), '-o', join(dir, `${name}.dSYM`)]);
+        binaries.push(readFileSync(join(dir, name)));
+        binaries.push(readFileSync(join(dir, `${name}.dSYM`, 'Contents', 'Resources', 'DWARF', name)));
+      }
     }
   } catch {
     // no toolchain: no Mach-O seeds

@@ -17,6 +17,7 @@
 #include "container/typedstream.h"
 #include "container/zip.h"
 #include "formats/deep_copy/deep_copy_importer.h"
+#include "formats/macho/dwarf.h"
 #include "formats/macho/macho.h"
 #include "formats/trace_bundle/form_template.h"
 #include "formats/trace_bundle/legacy_sampler.h"
@@ -138,14 +139,21 @@ void TypedStreamTarget(ByteSpan input) {
   (void)trace_bundle::ReadArchivedSymbols(*stream);
 }
 
-// A Mach-O, thin or universal: every image's sections looked up by name.
+// A Mach-O, thin or universal (a binary, a dSYM's DWARF file): every image's
+// DWARF read, and looked up at its symbols and inside their functions.
 void MachO(ByteSpan input) {
   auto images = macho::ReadMachO(input);
   if (!images.ok()) return;
   for (const macho::Image& image : *images) {
     (void)image.text_address();
-    (void)image.FindSection("__DWARF", "__debug_line");
     (void)macho::ArchitectureName(image.cpu_type, image.cpu_subtype);
+    auto debug_info = dwarf::DebugInfo::Read(image);
+    if (!debug_info.ok()) continue;
+    constexpr size_t kMaxLookups = 64;
+    for (size_t i = 0; i < image.symbols.size() && i < kMaxLookups; ++i) {
+      (void)debug_info->Lookup(image.symbols[i].address);
+      (void)debug_info->Lookup(image.symbols[i].address + 6);
+    }
   }
 }
 

@@ -235,8 +235,8 @@ void Symbolicator::Report(uint64_t unnamed_frames) {
       const auto& [count, id] = unnamed[i];
       if (i > 0) message += ", ";
       message += std::to_string(count) + " in " +
-                 (id == kNoImage ? std::string("no known image (bare addresses: give the "
-                                               "load address of the file they belong to)")
+                 (id == kNoImage ? std::string("no image the recording names (for bare "
+                                               "addresses, give each file its load address)")
                                  : Describe(id));
     }
     if (unnamed.size() > kImagesListed) {

@@ -3,6 +3,7 @@
 // the same core as WebAssembly.
 //
 //   instrumentscope-native INPUT [-o OUT] [--run N] [--folded] [--list]
+//                          [--symbols FILE[@LOADADDR]]...
 
 #include <cstdio>
 #include <cstring>
@@ -14,6 +15,7 @@
 
 #include "base/json.h"
 #include "base/text.h"
+#include "formats/names.h"
 #include "import/import.h"
 #include "report/summary.h"
 #include "speedscope/folded_stacks.h"
@@ -25,7 +27,8 @@ constexpr size_t kChunkBytes = 1 << 20;
 
 int Usage() {
   std::fprintf(stderr,
-               "usage: instrumentscope-native INPUT [-o OUT] [--run N] [--folded] [--list]\n");
+               "usage: instrumentscope-native INPUT [-o OUT] [--run N] [--folded] [--list]\n"
+               "                              [--symbols FILE[@LOADADDR]]...\n");
   return 2;
 }
 
@@ -34,6 +37,7 @@ int Usage() {
 int main(int argc, char** argv) {
   std::string input_path, output_path;
   bool folded = false, list = false;
+  std::vector<std::string> symbol_files;
   instrumentscope::ImportOptions options;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -48,6 +52,8 @@ int main(int argc, char** argv) {
       folded = true;
     } else if (arg == "--list") {
       list = true;
+    } else if (arg == "--symbols" && i + 1 < argc) {
+      symbol_files.push_back(argv[++i]);
     } else if (!arg.empty() && arg[0] != '-' && input_path.empty()) {
       input_path = arg;
     } else {
@@ -61,6 +67,28 @@ int main(int argc, char** argv) {
   instrumentscope::Import import(options);
   instrumentscope::Status status;
   std::error_code error;
+  for (std::string symbol_file : symbol_files) {
+    // FILE@0x… places a file for exports of bare addresses.
+    std::optional<uint64_t> load_address;
+    size_t at = symbol_file.rfind('@');
+    if (at != std::string::npos && !std::filesystem::exists(symbol_file, error)) {
+      load_address = instrumentscope::ParseAddress(std::string_view(symbol_file).substr(at + 1));
+      if (!load_address) return Usage();
+      symbol_file.resize(at);
+    }
+    std::ifstream file(symbol_file, std::ios::binary);
+    if (!file) {
+      std::fprintf(stderr, "instrumentscope: cannot open %s\n", symbol_file.c_str());
+      return 1;
+    }
+    std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(file), {}};
+    status = import.AddSymbolFile(std::string(instrumentscope::BaseName(symbol_file)),
+                                  std::move(bytes), load_address);
+    if (!status.ok()) {
+      std::fprintf(stderr, "instrumentscope: --symbols %s\n", status.ToString().c_str());
+      return 1;
+    }
+  }
   if (std::filesystem::is_directory(input_path, error)) {
     // A .trace folder: its files, with bytes for those the importer reads.
     namespace fs = std::filesystem;
@@ -106,6 +134,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "instrumentscope: %s: %s\n", input_path.c_str(),
                  group.status().ToString().c_str());
     return 1;
+  }
+
+  for (const instrumentscope::Warning& warning : group->warnings) {
+    std::fprintf(stderr, "instrumentscope: warning: %s\n", warning.message.c_str());
   }
 
   std::ofstream file;

@@ -45,6 +45,7 @@ fs::path TempDir(const std::string& purpose) {
 
 std::string BuildProgram(const fs::path& dir, const std::string& name, const std::string& source,
                          const ProgramBuild& build) {
+  fs::create_directories(dir);
   std::string source_path = (dir / (name + ".c")).string();
   std::string object = (dir / (name + ".o")).string();
   std::string binary = (dir / name).string();

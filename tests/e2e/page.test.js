@@ -4,11 +4,14 @@
 // for byte; bad input reaches `error` with a readable explanation; and no
 // request ever leaves the page's origin. Screenshots land in test-artifacts/e2e.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 
 import { CORPUS_SKIP, ROOT, UNIPROF_EXPORT, corpusFile } from '../js/support.js';
+import { buildSymbolicationFixture, missingTool } from '../support/symbolication-fixture.js';
 import {
   CHROMIUM_SKIP,
   assertCleanPage,
@@ -284,6 +287,42 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
     assert.match(await page.textContent('#error-where'), /line 5/);
     assert.match(await page.textContent('#error-hint'), /Deep Copy/);
     assertCleanPage(page);
+  });
+
+  const symbolsSkip = missingTool() ? `${missingTool()} is not installed` : false;
+  test('a dSYM dropped with an export of addresses, or after it, names its frames as llvm-symbolizer does', { skip: symbolsSkip }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'instrumentscope-page-symbols-'));
+    try {
+      const built = buildSymbolicationFixture(dir, 'arm64');
+      const expected = built.expected.map((stack) => stack.map(({ name, file, line }) => (line === undefined ? { name } : { name, file, line })));
+      const stacksOf = (text) => {
+        const file = JSON.parse(text);
+        return file.profiles[0].samples.map((stack) => stack.map((index) => {
+          const { name, file: source, line } = file.shared.frames[index];
+          return line === undefined ? { name } : { name, file: source, line };
+        }));
+      };
+      const page = await openPage(session);
+      await dropPath(page, [built.framesExport, built.dsym]);
+      assert.equal(await settledState(page), 'loaded');
+      assert.deepEqual(stacksOf((await downloadedJson(page)).text), expected);
+      assert.match(await page.textContent('#status'), /Named \d+ of \d+ unnamed frames from program\.dSYM\/Contents\/Resources\/DWARF\/program \(arm64\)/);
+      await saveScreenshot(page, 'symbolicated');
+
+      // The export alone shows addresses; the dSYM dropped on the viewer names them.
+      const later = await openPage(session);
+      await dropPath(later, built.framesExport);
+      assert.equal(await settledState(later), 'loaded');
+      assert.ok(stacksOf((await downloadedJson(later)).text).flat().every((frame) => frame.name.startsWith('0x')));
+      await later.setInputFiles('#viewer-symbols-input', join(built.dsym, 'Contents/Resources/DWARF/program'));
+      await later.waitForFunction(() => /Named/.test(document.getElementById('status').textContent));
+      assert.equal(await settledState(later), 'loaded');
+      assert.deepEqual(stacksOf((await downloadedJson(later)).text), expected);
+      assertCleanPage(page);
+      assertCleanPage(later);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('the page\'s Content-Security-Policy refuses other origins', async () => {

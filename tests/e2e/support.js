@@ -147,12 +147,12 @@ export async function downloadedJson(page) {
   return { name: download.suggestedFilename(), text: Buffer.concat(chunks).toString('utf8') };
 }
 
-/** Drops a file or folder from disk on an element, as a person would (through Chromium's drag and drop). */
+/** Drops files or folders from disk (a path or several) on an element, as a person would (through Chromium's drag and drop). */
 export async function dropPath(page, path, selector = '#drop-zone') {
   const cdp = await page.context().newCDPSession(page);
   const box = await page.locator(selector).boundingBox();
   const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-  const data = { items: [], files: [path], dragOperationsMask: 1 };
+  const data = { items: [], files: [path].flat(), dragOperationsMask: 1 };
   for (const type of ['dragEnter', 'dragOver', 'drop']) {
     await cdp.send('Input.dispatchDragEvent', { type, ...point, data });
   }

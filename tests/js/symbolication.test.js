@@ -68,7 +68,7 @@ for (const arch of ['arm64', 'x86_64']) {
     // Without it the image is taken where it was linked, where no sample lies.
     const { stderr } = await cli([built.bareExport, '--symbols', built.dsym, '-o', output]);
     assert.match(stderr, /named 0 of \d+ unnamed frames/);
-    assert.match(stderr, /warning: frames still unnamed.*in no known image \(bare addresses: give the load address/);
+    assert.match(stderr, /warning: frames still unnamed.*in no image the recording names \(for bare addresses, give each file its load address/);
     assert.match(stderr, /warning: program\.dSYM\/Contents\/Resources\/DWARF\/program \(\w+ UUID [0-9A-F-]{36}\) names no frame/);
   });
 }

@@ -5,6 +5,7 @@
 // error, for people's CSS and for automation alike.
 
 import { ImportError, importTraceWithSummary, serializeSpeedscope } from './src/index.js';
+import { filesOfDirectory } from './src/input.js';
 
 const element = (id) => document.getElementById(id);
 
@@ -68,6 +69,11 @@ const HINTS = {
 };
 
 let current = null;  // {file, summary, name} of the recording on show
+// The user's binaries and dSYMs ([{path, data}]), kept for every recording
+// opened after them; and the recording open, to name its frames again when
+// more arrive.
+let symbols = [];
+let openedInput = null;
 let importController = null;
 let viewerURL = null;  // the blob: URL speedscope reads the profile from
 
@@ -160,8 +166,10 @@ async function open(input) {
   element('progress-name').textContent = name;
   showProgress({ stage: 'reading', bytesRead: 0, samples: 0 });
   setState('loading');
+  openedInput = input;
   try {
     const { file, summary } = await importTraceWithSummary(input, {
+      symbols: symbols.length ? symbols : undefined,
       signal: controller.signal,
       onProgress: (progress) => {
         if (importController === controller) showProgress(progress);
@@ -175,6 +183,7 @@ async function open(input) {
     const samples = summary.profiles.reduce((sum, profile) => sum + profile.sampleCount, 0);
     setStatus(`${name}: ${plural(samples, 'sample')} in ${plural(summary.profiles.length, 'thread')}` +
       (summary.instruments.length ? `, recorded with ${summary.instruments.join(', ')}` : '') +
+      (summary.symbolication ? `. ${symbolicationText(summary.symbolication)}` : '') +
       summary.warnings.map((warning) => `. ${warning.message}`).join(''));
   } catch (error) {
     if (importController !== controller) return;
@@ -187,6 +196,11 @@ async function open(input) {
   } finally {
     if (importController === controller) importController = null;
   }
+}
+
+function symbolicationText({ unnamedFrames, namedFrames, filesUsed }) {
+  return `Named ${formatCount(namedFrames)} of ${plural(unnamedFrames, 'unnamed frame')}` +
+    (filesUsed.length ? ` from ${filesUsed.join(', ')}` : '');
 }
 
 // Run, process and thread pickers. Processes and threads are listed busiest
@@ -308,15 +322,51 @@ function reset() {
 
 // Inputs: pickers, drops (files, folders, text) and pastes.
 
-/** The recording a drop carries, read while the event lasts. */
-function droppedInput(dataTransfer) {
-  const item = [...dataTransfer.items].find((candidate) => candidate.kind === 'file');
-  if (item) {
-    const entry = item.webkitGetAsEntry?.();
-    return entry?.isDirectory ? entry : item.getAsFile();
-  }
+/** What a drop carries, taken while the event lasts: files, folders or text. */
+function droppedItems(dataTransfer) {
+  const items = [...dataTransfer.items].filter((candidate) => candidate.kind === 'file')
+    .map((item) => {
+      const entry = item.webkitGetAsEntry?.();
+      return entry?.isDirectory ? entry : item.getAsFile();
+    })
+    .filter(Boolean);
+  if (items.length) return items;
   const text = dataTransfer.getData('text/plain');
-  return text ? new File([text], 'dropped text') : null;
+  return text ? [new File([text], 'dropped text')] : [];
+}
+
+// Mach-O: 64-bit thin (CF FA ED FE) or universal (CA FE BA BE / BF).
+async function isMachO(file) {
+  const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
+  const magic = [...head].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return ['cffaedfe', 'cafebabe', 'cafebabf'].includes(magic);
+}
+
+/**
+ * Sorts dropped or picked items into symbol files (a .dSYM folder or zip, a
+ * Mach-O binary) and at most one recording, then opens the recording with
+ * every symbol file given so far, or the open one again with the new ones.
+ */
+async function take(items) {
+  let recording = null;
+  const added = [];
+  for (const item of items) {
+    if (item.isDirectory && /\.dSYM$/i.test(item.name)) {
+      added.push(...await filesOfDirectory(item));
+    } else if (!item.isDirectory && (/\.dSYM\.zip$/i.test(item.name) || await isMachO(item))) {
+      added.push({ path: item.name, data: item });
+    } else {
+      recording ??= item;
+    }
+  }
+  symbols.push(...added);
+  const target = recording ?? (added.length ? openedInput : null);
+  if (target) {
+    open(target);
+  } else if (added.length) {
+    setStatus(`Symbols ready (${added.map((file) => file.path.split('/')[0]).filter((name, i, all) => all.indexOf(name) === i).join(', ')}): ` +
+      'now open the recording.');
+  }
 }
 
 function onDragOver(event) {
@@ -335,8 +385,8 @@ function onDrop(event) {
   event.preventDefault();
   element('drop-zone').classList.remove('dragging');
   element('viewer-drop').hidden = true;
-  const input = droppedInput(event.dataTransfer);
-  if (input) open(input);
+  const items = droppedItems(event.dataTransfer);
+  if (items.length) take(items);
 }
 
 function onPaste(event) {
@@ -375,6 +425,13 @@ function setUpInputs() {
     event.target.value = '';
     if (file) open(file);
   });
+  for (const id of ['symbols-input', 'viewer-symbols-input']) {
+    element(id).addEventListener('change', (event) => {
+      const files = [...event.target.files];
+      event.target.value = '';
+      if (files.length) take(files);
+    });
+  }
   element('folder-input').addEventListener('change', (event) => {
     const files = [...event.target.files].map((file) => ({ path: file.webkitRelativePath || file.name, data: file }));
     event.target.value = '';

@@ -76,6 +76,7 @@ class ImageReader {
     ASSIGN_OR_RETURN(magic, header.ReadU32Le());
     if (magic != kMagic64) return Corrupt("the image is no 64-bit Mach-O", base_);
     image_.bytes = slice_;
+    image_.offset_in_file = base_;
     ASSIGN_OR_RETURN(image_.cpu_type, header.ReadU32Le());
     ASSIGN_OR_RETURN(image_.cpu_subtype, header.ReadU32Le());
     ASSIGN_OR_RETURN(image_.file_type, header.ReadU32Le());

@@ -50,6 +50,7 @@ struct Image {
   std::vector<Symbol> symbols;            // defined, not debugging entries; by address
   std::vector<uint64_t> function_starts;  // addresses, ascending
   ByteSpan bytes;                         // the slice, for its sections' contents
+  uint64_t offset_in_file = 0;            // where the slice starts, for error offsets
 
   // "__TEXT"'s address: where the image expects to be loaded.
   std::optional<uint64_t> text_address() const;
