@@ -318,8 +318,23 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
       await later.waitForFunction(() => /Named/.test(document.getElementById('status').textContent));
       assert.equal(await settledState(later), 'loaded');
       assert.deepEqual(stacksOf((await downloadedJson(later)).text), expected);
+
+      // A damaged symbol file stops the import with its name, and is then set aside.
+      const damaged = await openPage(session);
+      const cut = readFileSync(join(built.dsym, 'Contents/Resources/DWARF/program')).subarray(0, 600);
+      await damaged.setInputFiles('#symbols-input', { name: 'program', mimeType: 'application/octet-stream', buffer: cut });
+      await damaged.waitForFunction(() => /Symbols ready/.test(document.getElementById('status').textContent));
+      await dropPath(damaged, built.framesExport);
+      assert.equal(await settledState(damaged), 'error');
+      assert.match(await damaged.textContent('#error-title'), /Could not read the symbol file program/);
+      assert.match(await damaged.textContent('#error-code'), /^(MACHO_CORRUPT|TRUNCATED)$/);
+      assert.match(await damaged.textContent('#error-hint'), /set aside/);
+      await damaged.click('#error-dismiss');
+      await dropPath(damaged, built.framesExport);
+      assert.equal(await settledState(damaged), 'loaded');
       assertCleanPage(page);
       assertCleanPage(later);
+      assertCleanPage(damaged);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

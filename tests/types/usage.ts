@@ -45,6 +45,15 @@ async function paste(event: ClipboardEvent) {
   return file.profiles[0]?.unit === 'bytes';
 }
 
+// A recording of addresses named from the app's dSYM (picked) or binary (bytes, with its load address).
+async function symbolicate(export_: Blob, dsym: File[], binary: Uint8Array) {
+  const { summary } = await importTraceWithSummary(export_, {
+    symbols: [...dsym, { path: 'App', data: binary, loadAddress: 0x104a8c000n }, { path: 'Lib', data: binary, loadAddress: '0x1000' }],
+  });
+  const named: number = summary.symbolication?.namedFrames ?? 0;
+  return `${named} of ${summary.symbolication?.unnamedFrames}: ${summary.symbolication?.filesUsed.join(', ')}`;
+}
+
 function explain(error: unknown): string {
   if (error instanceof ImportError) {
     const code: ImportErrorCode = error.code;
@@ -53,4 +62,4 @@ function explain(error: unknown): string {
   return String(error);
 }
 
-export { convert, explain, openFolder, paste };
+export { convert, explain, openFolder, paste, symbolicate };

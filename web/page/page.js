@@ -29,6 +29,9 @@ const CUT_OFF = 'The file ends early: it was probably cut off while copying or d
 const BAD_EXPORT = 'The export is malformed at the place shown. Export the table again with xctrace export.';
 const REEXPORT = `On a Mac, export the Time Profiler table and open the XML here: ${EXPORT_COMMAND}`;
 
+const SYMBOLS_HINT = 'The symbol file was set aside. Add the app\'s .dSYM folder as Xcode made it ' +
+  '(or the app\'s binary), then open the recording again.';
+
 /** What to try, per error code (see ImportErrorCode in src/index.d.ts). */
 const HINTS = {
   INVALID_ARGUMENT: 'Open a recording with the pickers above.',
@@ -66,6 +69,8 @@ const HINTS = {
     '(npx instrumentscope x.trace.zip --limit NAME=N), or open one run at a time (--list, then --run N); ' +
     'a browser tab holds at most 4 GB.',
   RUN_NOT_FOUND: 'Choose one of the runs the recording holds.',
+  MACHO_CORRUPT: SYMBOLS_HINT,
+  MACHO_UNSUPPORTED: SYMBOLS_HINT,
 };
 
 let current = null;  // {file, summary, name} of the recording on show
@@ -128,11 +133,17 @@ function showProgress({ stage, bytesRead, bytesTotal, samples }) {
 
 function showError(error, name) {
   const isImportError = error instanceof ImportError;
-  element('error-title').textContent = `Could not open ${name}`;
+  // A symbol file that cannot be read is dropped, so that the next try can succeed.
+  const badSymbols = isImportError && error.path
+    ? symbols.filter((file) => error.path === file.path || error.path.startsWith(`${file.path}!`))
+    : [];
+  symbols = symbols.filter((file) => !badSymbols.includes(file));
+  element('error-title').textContent = badSymbols.length
+    ? `Could not read the symbol file ${badSymbols[0].path}` : `Could not open ${name}`;
   element('error-message').textContent = error?.message ?? String(error);
   element('error-where').textContent = (isImportError && error.location) || 'the input as a whole';
   element('error-code').textContent = isImportError ? error.code : (error?.name ?? 'Error');
-  element('error-hint').textContent =
+  element('error-hint').textContent = (badSymbols.length && SYMBOLS_HINT) ||
     (isImportError && HINTS[error.code]?.replace('NAME', error.limit ?? 'NAME')) ||
     'Reload the page and try again. If it happens again, report the code and message above.';
   setState('error');
@@ -343,17 +354,18 @@ async function isMachO(file) {
 }
 
 /**
- * Sorts dropped or picked items into symbol files (a .dSYM folder or zip, a
- * Mach-O binary) and at most one recording, then opens the recording with
- * every symbol file given so far, or the open one again with the new ones.
+ * Sorts dropped items into symbol files (a .dSYM folder, a zip named .dSYM.zip,
+ * a Mach-O binary; with `allSymbols`, anything) and at most one recording,
+ * then opens the recording with every symbol file given so far, or the open
+ * one again with the new ones.
  */
-async function take(items) {
+async function take(items, allSymbols = false) {
   let recording = null;
   const added = [];
   for (const item of items) {
     if (item.isDirectory && /\.dSYM$/i.test(item.name)) {
       added.push(...await filesOfDirectory(item));
-    } else if (!item.isDirectory && (/\.dSYM\.zip$/i.test(item.name) || await isMachO(item))) {
+    } else if (!item.isDirectory && (allSymbols || /\.dSYM\.zip$/i.test(item.name) || await isMachO(item))) {
       added.push({ path: item.name, data: item });
     } else {
       recording ??= item;
@@ -429,7 +441,7 @@ function setUpInputs() {
     element(id).addEventListener('change', (event) => {
       const files = [...event.target.files];
       event.target.value = '';
-      if (files.length) take(files);
+      if (files.length) take(files, true);
     });
   }
   element('folder-input').addEventListener('change', (event) => {
