@@ -21,6 +21,10 @@ struct ImportOptions {
   std::string name;             // the input's file name, for the output's name
   std::optional<uint32_t> run;  // import only this run
   Limits limits;
+  // Frames named from the user's symbol files: one per function, at its
+  // first line (the default), or one per source line executing (the leaf's
+  // line, each caller's call site), which splits a function by its lines.
+  bool symbol_lines = false;
 };
 
 class StreamImporter {

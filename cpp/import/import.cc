@@ -169,9 +169,15 @@ Result<ProfileGroup> Import::Build() {
   Result<ProfileGroup> group =
       std::move(builder_).Build(options_.name, std::string("instrumentscope@") + Version());
   if (!group.ok()) return Fail(group.status());
+  if (symbol_files_.given() && symbol_files_.empty()) {
+    return Fail(Status(ErrorCode::kUnknownFormat,
+                       "none of the symbol files holds a Mach-O image: give the app's .dSYM, "
+                       "or its binary"));
+  }
   if (!symbol_files_.empty()) {
     stage_ = ImportStage::kSymbolicating;
-    RETURN_IF_ERROR(Fail(Symbolicate(symbol_files_, &*group)));
+    RETURN_IF_ERROR(Fail(Symbolicate(symbol_files_, &*group, options_.symbol_lines,
+                                     options_.limits.max_stack_nodes)));
   }
   stage_ = ImportStage::kDone;
   return group;

@@ -60,6 +60,14 @@ Status ReadImportOptions(std::string_view text, ImportOptions* options) {
     }
     options->run = run.get<uint32_t>();
   }
+  if (json.contains("symbolLines") && !json["symbolLines"].is_null()) {
+    const nlohmann::json& lines = json["symbolLines"];
+    if (lines != "function" && lines != "line") {
+      return Status(ErrorCode::kInvalidArgument,
+                    "options.symbolLines must be \"function\" or \"line\"");
+    }
+    options->symbol_lines = lines == "line";
+  }
   if (!json.contains("limits") || json["limits"].is_null()) return OkStatus();
   const nlohmann::json& limits = json["limits"];
   if (!limits.is_object()) {

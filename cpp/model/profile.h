@@ -27,6 +27,7 @@ using ImageUuid = std::array<uint8_t, 16>;
 // match it with the user's own binaries and dSYMs.
 struct CodeImage {
   std::string path;  // its path, else its name
+  std::string arch;  // "arm64e", when the input says
   std::optional<ImageUuid> uuid;
   std::optional<uint64_t> load_address;  // where its __TEXT was in memory
 };

@@ -4,16 +4,12 @@
 
 #include "base/checked_math.h"
 #include "base/demangle.h"
+#include "base/text.h"
 #include "container/zip.h"
 
 namespace instrumentscope {
 
 namespace {
-
-std::string_view BaseName(std::string_view path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
 
 // "_main" → "main"; "__ZN3app4stepEv" → "app::step()".
 std::string ReadableSymbol(std::string_view stored) {
@@ -52,14 +48,17 @@ Result<std::vector<SymbolizedFrame>> SymbolImage::Lookup(uint64_t address) {
     for (dwarf::SourceFrame& source : *found) {
       SymbolizedFrame frame;
       frame.function = std::move(source.function);
+      // Where the function is declared; without that, its binary: a line of
+      // one of its addresses would name the function differently per address.
       if (!source.function_file.empty()) {
         frame.file = std::move(source.function_file);
         if (source.function_line > 0) frame.line = source.function_line;
-      } else if (!source.file.empty()) {
-        frame.file = std::move(source.file);
-        if (source.line > 0) frame.line = source.line;
       } else {
         frame.file = path_;
+      }
+      if (!source.file.empty() && source.line > 0) {
+        frame.source_file = std::move(source.file);
+        frame.source_line = source.line;
       }
       frames.push_back(std::move(frame));
     }
@@ -93,24 +92,34 @@ std::optional<SymbolizedFrame> SymbolImage::SymbolTableLookup(uint64_t address) 
   const std::vector<uint64_t>& starts = image_.function_starts;
   auto start = std::upper_bound(starts.begin(), starts.end(), address);
   if (start != starts.begin() && *(start - 1) > symbol.address) return std::nullopt;
-  return SymbolizedFrame{ReadableSymbol(symbol.name), path_, std::nullopt};
+  SymbolizedFrame frame;
+  frame.function = ReadableSymbol(symbol.name);
+  frame.file = path_;
+  return frame;
 }
 
 Status SymbolFiles::Add(std::string path, std::vector<uint8_t> bytes,
                         std::optional<uint64_t> load_address) {
+  ++files_given_;
   // A dSYM folder's other files (Info.plist, relocation maps) hold no symbols.
   if (path.find(".dSYM/") != std::string::npos &&
       path.find("/Contents/Resources/DWARF/") == std::string::npos) {
     return Status();
   }
-  files_.push_back(std::make_unique<std::vector<uint8_t>>(std::move(bytes)));
-  ByteSpan file(files_.back()->data(), files_.back()->size());
-  if (macho::LooksLikeMachO(file)) return AddMachO(path, file, load_address);
+  ByteSpan file(bytes.data(), bytes.size());
+  if (macho::LooksLikeMachO(file)) {
+    // Kept: the images refer into it (a vector's move keeps its buffer).
+    files_.push_back(std::make_unique<std::vector<uint8_t>>(std::move(bytes)));
+    return AddMachO(path, file, load_address);
+  }
   if (!LooksLikeZip(file)) {
+    // A folder's other files (an .app's resources, an .xcarchive's plists).
+    if (path.find('/') != std::string::npos) return Status();
     return Status(ErrorCode::kUnknownFormat,
                   "not a Mach-O file (an app's binary, a dSYM's DWARF file) or a zip of them")
         .WithPath(path);
   }
+  // The zip itself is dropped once its Mach-O members are out.
   auto zip = ZipArchive::Open(file, limits_);
   if (!zip.ok()) return zip.status().WithPath(path);
   size_t images_before = images_.size();

@@ -26,6 +26,10 @@ struct SymbolizedFrame {
   std::string function;
   std::string file;              // the function's source file, else the binary's path
   std::optional<uint32_t> line;  // where the function starts in `file`
+  // The line executing: the address's own, or for a frame that called an
+  // inlined one, the call site. Empty where DWARF has no line.
+  std::string source_file;
+  std::optional<uint32_t> source_line;
 };
 
 class SymbolImage {
@@ -67,12 +71,16 @@ class SymbolFiles {
 
   // A Mach-O file or a zip holding some. `path` names it in messages and
   // gives the binary's name, which matches images when UUIDs do not. Files of
-  // a .dSYM folder outside Contents/Resources/DWARF/ are passed over.
+  // a folder ("App.dSYM/Contents/Info.plist": a path with a '/') that are
+  // neither are passed over, as are a .dSYM's files outside
+  // Contents/Resources/DWARF/.
   // `load_address` places it for traces that record bare addresses: where
   // its __TEXT was in memory (else where it was linked).
   Status Add(std::string path, std::vector<uint8_t> bytes,
              std::optional<uint64_t> load_address = std::nullopt);
 
+  // Whether any file was given, and whether any held a Mach-O image.
+  bool given() const { return files_given_ > 0; }
   bool empty() const { return images_.empty(); }
   std::vector<SymbolImage>& images() { return images_; }
   // The load address the user gave for an image's file, if any.
@@ -82,6 +90,7 @@ class SymbolFiles {
   Status AddMachO(const std::string& path, ByteSpan bytes, std::optional<uint64_t> load_address);
 
   Limits limits_;
+  uint64_t files_given_ = 0;
   uint64_t decompressed_bytes_ = 0;
   std::vector<std::unique_ptr<std::vector<uint8_t>>> files_;  // what the images refer into
   std::vector<SymbolImage> images_;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/integer_map.h"
+#include "base/text.h"
 #include "formats/names.h"
 
 namespace instrumentscope {
@@ -18,41 +19,50 @@ constexpr StackId kUnmapped = kEmptyStack - 1;
 // Images listed by name in one warning; the rest are counted.
 constexpr size_t kImagesListed = 5;
 
-std::string_view BaseName(std::string_view path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
 // A symbol image placed in the recorded process's memory.
 struct Placement {
   size_t image;           // in SymbolFiles::images()
   uint64_t load_address;  // where its __TEXT was
 };
 
+// What became of the unnamed frames of one image of the trace (or of bare
+// addresses, kNoImage).
+struct ImageOutcome {
+  std::vector<Placement> placements;  // the files that may name its frames, DWARF first
+  bool matched_by_name = false;
+  std::set<FrameId> named;    // frames of the trace named from a file
+  std::set<FrameId> unnamed;  // frames no file named
+};
+
 class Symbolicator {
  public:
-  Symbolicator(SymbolFiles& files, ProfileGroup& group)
+  Symbolicator(SymbolFiles& files, ProfileGroup& group, bool lines, uint64_t max_stack_nodes)
       : files_(files),
         group_(group),
+        lines_(lines),
+        max_stack_nodes_(std::min<uint64_t>(max_stack_nodes, kUnmapped)),
         caller_map_(group.stacks.size(), kUnmapped),
         leaf_map_(group.stacks.size(), kUnmapped),
-        kept_(group.frames.size(), kUnmapped) {}
+        kept_(group.frames.size(), kUnmapped),
+        image_used_(files.images().size(), false) {}
 
   Status Run();
 
  private:
-  const std::vector<Placement>& PlacementsFor(ImageId image);
+  ImageOutcome& OutcomeFor(ImageId image);
   Result<const std::vector<FrameId>*> Resolve(FrameId frame, bool caller);
   FrameId KeepFrame(FrameId old);
   FrameId AddSymbolized(SymbolizedFrame symbolized, const SymbolImage& image);
   Result<StackId> Push(StackId base, StackId old, bool caller);
   Result<StackId> MapStack(StackId stack, bool leaf);
-  StackId Intern(StackId parent, FrameId frame);
-  void Report(uint64_t unnamed_frames);
+  Result<StackId> Intern(StackId parent, FrameId frame);
+  void Report();
   std::string Describe(ImageId image) const;
 
   SymbolFiles& files_;
   ProfileGroup& group_;
+  bool lines_;  // a frame per source line, not per function
+  uint64_t max_stack_nodes_;
   std::vector<Frame> frames_;
   std::unordered_map<std::string, FrameId> frame_index_;
   StackTable stacks_;
@@ -62,36 +72,43 @@ class Symbolicator {
   std::vector<StackId> path_;        // scratch for MapStack
   std::vector<FrameId> kept_;        // old frame → the same frame in the new table
   std::unordered_map<uint64_t, std::vector<FrameId>> resolved_;  // frame << 1 | caller
-  std::map<ImageId, std::vector<Placement>> placements_;
-  std::set<FrameId> named_;                       // old frames named in some role
-  std::vector<bool> image_used_;                  // per symbol image
-  std::map<ImageId, std::set<FrameId>> missing_;  // old frames left unnamed, per image
-  std::set<ImageId> matched_by_name_;
+  std::map<ImageId, ImageOutcome> outcomes_;
+  std::vector<bool> image_used_;  // per symbol image: it named a frame
 };
 
-const std::vector<Placement>& Symbolicator::PlacementsFor(ImageId id) {
-  auto cached = placements_.find(id);
-  if (cached != placements_.end()) return cached->second;
-  std::vector<Placement>& placements = placements_[id];
+ImageOutcome& Symbolicator::OutcomeFor(ImageId id) {
+  auto [entry, inserted] = outcomes_.try_emplace(id);
+  ImageOutcome& outcome = entry->second;
+  if (!inserted) return outcome;
   std::vector<SymbolImage>& images = files_.images();
-  auto place = [&](size_t i, std::optional<uint64_t> recorded) {
-    uint64_t load =
-        recorded ? *recorded : files_.load_address(i).value_or(images[i].text_address());
-    placements.push_back(Placement{i, load});
-  };
+  std::vector<Placement>& placements = outcome.placements;
   if (id == kNoImage) {
-    // Bare addresses: every file, where the user placed it or where it was linked.
-    for (size_t i = 0; i < images.size(); ++i) place(i, std::nullopt);
+    // Bare addresses say nothing of where images were: only files the user
+    // placed can name them (slid images would otherwise be named wrongly).
+    for (size_t i = 0; i < images.size(); ++i) {
+      if (auto load = files_.load_address(i)) placements.push_back(Placement{i, *load});
+    }
   } else {
     const CodeImage& image = group_.images[id];
+    auto place = [&](size_t i) {
+      uint64_t load = image.load_address
+                          ? *image.load_address
+                          : files_.load_address(i).value_or(images[i].text_address());
+      placements.push_back(Placement{i, load});
+    };
     for (size_t i = 0; i < images.size(); ++i) {
-      if (image.uuid && images[i].uuid() == image.uuid) place(i, image.load_address);
+      if (image.uuid && images[i].uuid() == image.uuid) place(i);
     }
     if (placements.empty()) {
+      // By name: the slices of the image's architecture if the trace says it, else all.
+      std::string_view name = BaseName(image.path);
+      bool arch_known = std::any_of(images.begin(), images.end(), [&](const SymbolImage& symbols) {
+        return symbols.name() == name && symbols.arch() == image.arch;
+      });
       for (size_t i = 0; i < images.size(); ++i) {
-        if (images[i].name() == BaseName(image.path)) place(i, image.load_address);
+        if (images[i].name() == name && (!arch_known || images[i].arch() == image.arch)) place(i);
       }
-      if (!placements.empty()) matched_by_name_.insert(id);
+      outcome.matched_by_name = !placements.empty();
     }
   }
   // DWARF first: it knows inlined calls, files and lines.
@@ -99,7 +116,7 @@ const std::vector<Placement>& Symbolicator::PlacementsFor(ImageId id) {
                    [&images](const Placement& a, const Placement& b) {
                      return images[a.image].has_debug_info() && !images[b.image].has_debug_info();
                    });
-  return placements;
+  return outcome;
 }
 
 FrameId Symbolicator::KeepFrame(FrameId old) {
@@ -111,11 +128,17 @@ FrameId Symbolicator::KeepFrame(FrameId old) {
 }
 
 FrameId Symbolicator::AddSymbolized(SymbolizedFrame symbolized, const SymbolImage& image) {
+  if (lines_ && symbolized.source_line) {
+    symbolized.file = std::move(symbolized.source_file);
+    symbolized.line = symbolized.source_line;
+  }
+  // One frame per function (its file and binary), or per line of it.
   std::string key = symbolized.function;
   key.push_back('\0');
   key.append(symbolized.file);
   key.push_back('\0');
   key.append(image.name());
+  if (lines_ && symbolized.line) key.append(":" + std::to_string(*symbolized.line));
   auto [entry, inserted] = frame_index_.try_emplace(key, static_cast<FrameId>(frames_.size()));
   if (inserted) {
     Frame frame;
@@ -132,47 +155,60 @@ Result<const std::vector<FrameId>*> Symbolicator::Resolve(FrameId old, bool call
   std::vector<FrameId>& frames = entry->second;
   if (!inserted) return &frames;
   const Frame& frame = group_.frames[old];
-  if (frame.address) {
-    // A caller's return address follows its call: the call is one byte before.
-    uint64_t address = caller && *frame.address > 0 ? *frame.address - 1 : *frame.address;
-    for (const Placement& placement : PlacementsFor(frame.image)) {
-      SymbolImage& image = files_.images()[placement.image];
-      uint64_t linked = address - placement.load_address + image.text_address();
-      if (address < placement.load_address || linked - image.text_address() >= image.text_size()) {
-        continue;
-      }
-      auto found = image.Lookup(linked);
-      if (!found.ok()) return found.status();
-      if (found->empty()) continue;
-      for (SymbolizedFrame& symbolized : *found) {
-        frames.push_back(AddSymbolized(std::move(symbolized), image));
-      }
-      image_used_[placement.image] = true;
-      named_.insert(old);
-      missing_[frame.image].erase(old);
-      return &frames;
-    }
-    if (!named_.count(old)) missing_[frame.image].insert(old);
+  if (!frame.address) {
+    frames.push_back(KeepFrame(old));
+    return &frames;
   }
+  ImageOutcome& outcome = OutcomeFor(frame.image);
+  // A caller's return address follows its call: the call is one byte before.
+  uint64_t address = caller && *frame.address > 0 ? *frame.address - 1 : *frame.address;
+  for (const Placement& placement : outcome.placements) {
+    SymbolImage& image = files_.images()[placement.image];
+    if (address < placement.load_address || address - placement.load_address >= image.text_size()) {
+      continue;
+    }
+    auto found = image.Lookup(address - placement.load_address + image.text_address());
+    if (!found.ok()) return found.status();
+    if (found->empty()) continue;
+    for (SymbolizedFrame& symbolized : *found) {
+      frames.push_back(AddSymbolized(std::move(symbolized), image));
+    }
+    image_used_[placement.image] = true;
+    outcome.named.insert(old);
+    outcome.unnamed.erase(old);
+    return &frames;
+  }
+  if (!outcome.named.count(old)) outcome.unnamed.insert(old);
   frames.push_back(KeepFrame(old));
   return &frames;
 }
 
-StackId Symbolicator::Intern(StackId parent, FrameId frame) {
-  auto [id, inserted] =
-      stack_index_.Insert(uint64_t{parent} << 32 | frame, static_cast<uint32_t>(stacks_.size()));
-  if (inserted) {
-    stacks_.parent.push_back(parent);
-    stacks_.frame.push_back(frame);
+Result<StackId> Symbolicator::Intern(StackId parent, FrameId frame) {
+  uint64_t key = uint64_t{parent} << 32 | frame;
+  uint32_t found = stack_index_.Find(key);
+  if (found != IntegerMap::kNoValue) return found;
+  // Inlined calls add stack nodes: the limit the builder kept holds here too.
+  if (stacks_.size() >= max_stack_nodes_) {
+    return Status(
+        ErrorCode::kLimitExceeded,
+        "naming frames from the symbol files (inlined calls among them) makes more than " +
+            std::to_string(max_stack_nodes_) + " distinct stack prefixes (limits.maxStackNodes)");
   }
+  auto id = static_cast<StackId>(stacks_.size());
+  stack_index_.Insert(key, id);
+  stacks_.parent.push_back(parent);
+  stacks_.frame.push_back(frame);
   return id;
 }
 
 Result<StackId> Symbolicator::Push(StackId base, StackId old, bool caller) {
   const std::vector<FrameId>* frames;
   ASSIGN_OR_RETURN(frames, Resolve(group_.stacks.frame[old], caller));
-  // Innermost first: the function holding the inlined calls goes on first.
-  for (auto frame = frames->rbegin(); frame != frames->rend(); ++frame) base = Intern(base, *frame);
+  // Frames come innermost first: the outermost (the function the others were
+  // inlined into) is pushed first, nearest the root.
+  for (auto frame = frames->rbegin(); frame != frames->rend(); ++frame) {
+    ASSIGN_OR_RETURN(base, Intern(base, *frame));
+  }
   return base;
 }
 
@@ -202,54 +238,63 @@ std::string Symbolicator::Describe(ImageId id) const {
   return text;
 }
 
-void Symbolicator::Report(uint64_t unnamed_frames) {
+void Symbolicator::Report() {
   SymbolicationReport report;
-  report.unnamed_frames = unnamed_frames;
-  report.named_frames = named_.size();
   std::vector<SymbolImage>& images = files_.images();
-  std::set<std::string> files_matched;
-  for (size_t i = 0; i < images.size(); ++i) {
-    if (!image_used_[i]) continue;
-    report.files_used.push_back(images[i].path() + " (" + images[i].arch() + ")");
-    files_matched.insert(images[i].path());
-  }
 
-  for (ImageId id : matched_by_name_) {
-    group_.warnings.push_back(
-        {"SYMBOLS_MATCHED_BY_NAME",
-         Describe(id) + " was matched with the symbol file of the same name, not by UUID: if " +
-             "the file comes from another build, the names may be wrong"});
-  }
-
-  // Images that kept unnamed frames, most frames first.
+  // Images that kept unnamed frames, most frames first, saying why.
   std::vector<std::pair<size_t, ImageId>> unnamed;
-  for (const auto& [id, frames] : missing_) {
-    if (!frames.empty()) unnamed.emplace_back(frames.size(), id);
+  for (const auto& [id, outcome] : outcomes_) {
+    report.unnamed_frames += outcome.named.size() + outcome.unnamed.size();
+    report.named_frames += outcome.named.size();
+    if (!outcome.unnamed.empty()) unnamed.emplace_back(outcome.unnamed.size(), id);
+    if (outcome.matched_by_name && !outcome.named.empty()) {
+      group_.warnings.push_back(
+          {"SYMBOLS_MATCHED_BY_NAME",
+           Describe(id) + " was named from the symbol file of the same name, not by UUID: if " +
+               "that file comes from another build, the names may be wrong"});
+    }
   }
   std::sort(unnamed.begin(), unnamed.end(), [](const auto& a, const auto& b) {
     return a.first != b.first ? a.first > b.first : a.second < b.second;
   });
   if (!unnamed.empty()) {
-    std::string message = "frames still unnamed, for want of a matching binary or dSYM: ";
+    std::string message = "frames still unnamed: ";
     for (size_t i = 0; i < unnamed.size() && i < kImagesListed; ++i) {
       const auto& [count, id] = unnamed[i];
-      if (i > 0) message += ", ";
-      message += std::to_string(count) + " in " +
-                 (id == kNoImage ? std::string("no image the recording names (for bare "
-                                               "addresses, give each file its load address)")
-                                 : Describe(id));
+      const ImageOutcome& outcome = outcomes_[id];
+      if (i > 0) message += "; ";
+      message += std::to_string(count) + " ";
+      if (id == kNoImage) {
+        message += outcome.placements.empty()
+                       ? "at bare addresses (no image named): give each symbol file its load "
+                         "address"
+                       : "at bare addresses outside the symbol files as placed (check their "
+                         "load addresses)";
+      } else {
+        message += "in " + Describe(id) +
+                   (outcome.placements.empty()
+                        ? ": no binary or dSYM given matches it"
+                        : ": its symbol file has no function there (another build?)");
+      }
     }
     if (unnamed.size() > kImagesListed) {
       message +=
-          ", and more in " + std::to_string(unnamed.size() - kImagesListed) + " other images";
+          "; and more in " + std::to_string(unnamed.size() - kImagesListed) + " other images";
     }
     group_.warnings.push_back({"SYMBOLS_MISSING", message});
   }
 
   // Files that named nothing: most likely another build of the app.
+  std::set<std::string> files_used;
+  for (size_t i = 0; i < images.size(); ++i) {
+    if (!image_used_[i]) continue;
+    report.files_used.push_back(images[i].path() + " (" + images[i].arch() + ")");
+    files_used.insert(images[i].path());
+  }
   std::map<std::string, std::string> idle_files;  // path → its architectures and UUIDs
   for (size_t i = 0; i < images.size(); ++i) {
-    if (files_matched.count(images[i].path())) continue;
+    if (files_used.count(images[i].path())) continue;
     std::string& description = idle_files[images[i].path()];
     if (!description.empty()) description += ", ";
     description += images[i].arch() +
@@ -257,36 +302,29 @@ void Symbolicator::Report(uint64_t unnamed_frames) {
   }
   for (const auto& [path, description] : idle_files) {
     group_.warnings.push_back(
-        {"SYMBOLS_UNUSED", path + " (" + description + ") names no frame of the trace"});
+        {"SYMBOLS_UNUSED", path + " (" + description + ") names no frame of the recording"});
   }
   group_.symbolication = std::move(report);
 }
 
 Status Symbolicator::Run() {
-  image_used_.assign(files_.images().size(), false);
-  uint64_t unnamed_frames = 0;
-  for (const Frame& frame : group_.frames) {
-    if (frame.address) ++unnamed_frames;
-  }
-  if (unnamed_frames > 0) {
-    for (Profile& profile : group_.profiles) {
-      for (size_t i = 0; i < profile.samples.size(); ++i) {
-        StackId stack = profile.samples[i];
-        if (stack == kEmptyStack) continue;
-        ASSIGN_OR_RETURN(profile.samples[i], MapStack(stack, /*leaf=*/true));
-      }
+  for (Profile& profile : group_.profiles) {
+    for (size_t i = 0; i < profile.samples.size(); ++i) {
+      StackId stack = profile.samples[i];
+      if (stack == kEmptyStack) continue;
+      ASSIGN_OR_RETURN(profile.samples[i], MapStack(stack, /*leaf=*/true));
     }
-    group_.frames = std::move(frames_);
-    group_.stacks = std::move(stacks_);
   }
-  Report(unnamed_frames);
+  group_.frames = std::move(frames_);
+  group_.stacks = std::move(stacks_);
+  Report();
   return Status();
 }
 
 }  // namespace
 
-Status Symbolicate(SymbolFiles& files, ProfileGroup* group) {
-  return Symbolicator(files, *group).Run();
+Status Symbolicate(SymbolFiles& files, ProfileGroup* group, bool lines, uint64_t max_stack_nodes) {
+  return Symbolicator(files, *group, lines, max_stack_nodes).Run();
 }
 
 }  // namespace instrumentscope

@@ -14,8 +14,10 @@ namespace instrumentscope {
 
 // Rewrites the group's frames and stacks, remaps its samples, and fills
 // group->symbolication. Warns which images stayed unnamed and which files
-// matched nothing. Fails only on damaged DWARF met while looking up.
-Status Symbolicate(SymbolFiles& files, ProfileGroup* group);
+// matched nothing. With `lines`, a frame is a function at one source line
+// (ImportOptions::symbol_lines). Fails on damaged DWARF met while looking
+// up, and past `max_stack_nodes` (inlined calls add stack nodes).
+Status Symbolicate(SymbolFiles& files, ProfileGroup* group, bool lines, uint64_t max_stack_nodes);
 
 }  // namespace instrumentscope
 

@@ -73,7 +73,12 @@ int main(int argc, char** argv) {
     size_t at = symbol_file.rfind('@');
     if (at != std::string::npos && !std::filesystem::exists(symbol_file, error)) {
       load_address = instrumentscope::ParseAddress(std::string_view(symbol_file).substr(at + 1));
-      if (!load_address) return Usage();
+      if (!load_address) {
+        std::fprintf(stderr,
+                     "instrumentscope: --symbols %s: no such file, and \"%s\" is no load address\n",
+                     symbol_file.c_str(), symbol_file.c_str() + at + 1);
+        return 2;
+      }
       symbol_file.resize(at);
     }
     std::ifstream file(symbol_file, std::ios::binary);

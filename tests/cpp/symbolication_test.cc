@@ -14,6 +14,7 @@
 #include "formats/macho/macho.h"
 #include "formats/names.h"
 #include "import/import.h"
+#include "symbolication/symbol_files.h"
 #include "test_support.h"
 #include "zip_writer.h"
 
@@ -150,6 +151,53 @@ TEST_CASE("Symbolication: frames named by UUID; a caller inside its call; the tr
   CHECK(group->symbolication->files_used ==
         std::vector<std::string>{"program.dSYM/Contents/Resources/DWARF/program (arm64)"});
   CHECK(group->warnings.empty());
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Symbolication: inlined calls count against maxStackNodes") {
+  if (!HaveTools()) return;
+  fs::path dir = testing::TempDir("symbolication-inlined");
+  std::string binary = testing::BuildProgram(
+      dir, "program",
+      "static inline __attribute__((always_inline)) int twice(int x) { return 2 * x + 1; }\n"
+      "int main(int argc, char** argv) {\n"
+      "  int sum = 0;\n"
+      "  for (int i = 0; i < argc; i++) sum += twice(i * sum);\n"
+      "  return sum;\n"
+      "}\n",
+      {"arm64", "-g -O2"});
+  std::vector<uint8_t> dwarf = ReadFile(testing::BuildDsym(binary));
+  std::vector<uint8_t> bytes = ReadFile(binary);
+  auto images = macho::ReadMachO(ByteSpan(bytes.data(), bytes.size()));
+  REQUIRE(images.ok());
+  const macho::Image& image = (*images)[0];
+  // An address inside the inlined call: looked up, it is two frames.
+  SymbolFiles files;
+  REQUIRE(files.Add("program", dwarf).ok());
+  const macho::Section* text = image.FindSection("__TEXT", "__text");
+  std::optional<uint64_t> inlined;
+  for (uint64_t address = text->address; address < text->address + text->size && !inlined;
+       address += 4) {
+    auto frames = files.images()[0].Lookup(address);
+    REQUIRE(frames.ok());
+    if (frames->size() == 2 && (*frames)[0].function == "twice") inlined = address;
+  }
+  REQUIRE(inlined.has_value());
+  std::string xml = Export({{{Runtime(*inlined), ""}}}, FormatUuid(*image.uuid));
+
+  ImportOptions one_node;
+  one_node.limits.max_stack_nodes = 1;  // the recording's one frame fits; main;twice does not
+  Import limited(one_node);
+  REQUIRE(limited.AddSymbolFile("program", dwarf).ok());
+  REQUIRE(limited.Feed(ByteSpan(reinterpret_cast<const uint8_t*>(xml.data()), xml.size())).ok());
+  auto refused = limited.Finish();
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().code() == ErrorCode::kLimitExceeded);
+  CHECK_THAT(refused.status().message(), Catch::Contains("limits.maxStackNodes"));
+
+  auto group = ImportWithSymbols(xml, {{"program", dwarf}});
+  REQUIRE(group.ok());
+  CHECK(testing::StackText(*group, group->profiles[0].samples[0]) == "main;twice");
   fs::remove_all(dir);
 }
 

@@ -41,8 +41,12 @@ function stacks(file) {
   return file.profiles[0].samples.map((stack) => stack.map(frame));
 }
 
-function assertStacks(actual, expected) {
-  const strip = (frames) => frames.map(({ name, file, line }) => (line === undefined ? { name } : { name, file, line }));
+// By default a frame is a function at its first line; with symbolLines "line", at the line executing.
+function assertStacks(actual, expected, lines = false) {
+  const strip = (frames) => frames.map(({ name, file, line, sourceFile, sourceLine }) => {
+    if (lines && sourceLine) return { name, file: sourceFile, line: sourceLine };
+    return line === undefined ? { name } : { name, file, line };
+  });
   assert.equal(actual.length, expected.length);
   for (let i = 0; i < expected.length; i++) assert.deepEqual(actual[i], strip(expected[i]), `sample ${i}`);
 }
@@ -59,16 +63,27 @@ for (const arch of ['arm64', 'x86_64']) {
     assert.match(stderr, new RegExp(`named (\\d+) of \\1 unnamed frames from program\\.dSYM/Contents/Resources/DWARF/program \\(${arch}\\)`));
   });
 
+  test(`CLI: --symbol-lines names each address's file and line as llvm-symbolizer does (${arch})`, { skip: SKIP }, async () => {
+    const built = fixture(arch);
+    const output = join(dir, `${arch}-lines.json`);
+    await cli([built.framesExport, '--symbols', built.dsym, '--symbol-lines', '-o', output]);
+    const file = JSON.parse(readFileSync(output, 'utf8'));
+    assertStacks(stacks(file), built.expected, true);
+    // A function sampled at several lines is several frames.
+    const leafLines = new Set(stacks(file).flat().filter((frame) => frame.name === 'leaf').map((frame) => frame.line));
+    assert.ok(leafLines.size > 1, [...leafLines].join());
+  });
+
   test(`CLI: an export of bare addresses (${arch}) named once the load address is given`, { skip: SKIP }, async () => {
     const built = fixture(arch);
     const output = join(dir, `${arch}-bare.json`);
     await cli([built.bareExport, '--symbols', `${built.dsym}@0x${LOAD_ADDRESS.toString(16)}`, '-o', output]);
     assertStacks(stacks(JSON.parse(readFileSync(output, 'utf8'))), built.expected);
 
-    // Without it the image is taken where it was linked, where no sample lies.
+    // Without it, bare addresses cannot be placed: nothing is named, and the warning says why.
     const { stderr } = await cli([built.bareExport, '--symbols', built.dsym, '-o', output]);
     assert.match(stderr, /named 0 of \d+ unnamed frames/);
-    assert.match(stderr, /warning: frames still unnamed.*in no image the recording names \(for bare addresses, give each file its load address/);
+    assert.match(stderr, /warning: frames still unnamed: \d+ at bare addresses \(no image named\): give each symbol file its load address/);
     assert.match(stderr, /warning: program\.dSYM\/Contents\/Resources\/DWARF\/program \(\w+ UUID [0-9A-F-]{36}\) names no frame/);
   });
 }
@@ -96,19 +111,30 @@ test('API: options.symbols takes the dSYM folder\'s files and the binary; names 
 
 test('API: another build\'s dSYM matched by name only, with a warning; junk is refused with its name', { skip: SKIP }, async () => {
   const built = fixture('arm64');
-  // The x86_64 build's UUID differs: the image falls back to the name "program".
+  // A UUID no file has: the image falls back to the file named "program".
   const xml = readFileSync(built.framesExport, 'utf8').replace(/UUID="[^"]+"/, 'UUID="00000000-1111-2222-3333-444444444444"');
   const { summary } = await importTraceWithSummary(xml, { symbols: [{ path: 'program', data: readFileSync(built.dwarfFile) }] });
   const codes = summary.warnings.map((warning) => warning.code);
   assert.ok(codes.includes('SYMBOLS_MATCHED_BY_NAME'), codes.join());
   assert.match(summary.warnings.find((w) => w.code === 'SYMBOLS_MATCHED_BY_NAME').message,
-    /program \(UUID 00000000-1111-2222-3333-444444444444\) was matched with the symbol file of the same name/);
+    /program \(UUID 00000000-1111-2222-3333-444444444444\) was named from the symbol file of the same name/);
 
   await assert.rejects(importTraceWithSummary(xml, { symbols: [{ path: 'notes.txt', data: new TextEncoder().encode('hello') }] }),
     (error) => error instanceof ImportError && error.code === 'UNKNOWN_FORMAT' && error.path === 'notes.txt');
   const cut = readFileSync(built.dwarfFile).subarray(0, 100);
   await assert.rejects(importTraceWithSummary(xml, { symbols: [{ path: 'program', data: cut }] }),
     (error) => error instanceof ImportError && ['MACHO_CORRUPT', 'TRUNCATED'].includes(error.code) && error.path === 'program');
-  await assert.rejects(importTraceWithSummary(xml, { symbols: 'program.dSYM' }),
-    (error) => error instanceof ImportError && error.code === 'INVALID_ARGUMENT');
+  // Files of a folder that are not Mach-O are passed over; a folder with none at all is refused.
+  await assert.rejects(importTraceWithSummary(xml, { symbols: [{ path: 'App.app/Info.plist', data: new TextEncoder().encode('<plist/>') }] }),
+    (error) => error instanceof ImportError && error.code === 'UNKNOWN_FORMAT' && /none of the symbol files holds a Mach-O image/.test(error.message));
+  const invalid = [
+    { symbols: 'program.dSYM' },
+    { symbols: [{ path: 'program', data: 'not bytes' }] },
+    { symbols: [{ path: 'program', data: readFileSync(built.dwarfFile), loadAddress: 2 ** 60 }] },
+    { symbolLines: 'address' },
+  ];
+  for (const options of invalid) {
+    await assert.rejects(importTraceWithSummary(xml, options),
+      (error) => error instanceof ImportError && error.code === 'INVALID_ARGUMENT', JSON.stringify(Object.keys(options)));
+  }
 });

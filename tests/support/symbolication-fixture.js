@@ -77,13 +77,15 @@ function symbolize(dwarfFile, addresses) {
     const frames = [];
     for (const line of block.split('\n')) {
       if (!line.startsWith(' ')) {
-        frames.push({ name: line, file: undefined, line: undefined });
+        frames.push({ name: line });
         continue;
       }
       const [key, value] = line.trim().split(/: (.*)/);
       const frame = frames[frames.length - 1];
       if (key === 'Function start filename') frame.file = value;
       if (key === 'Function start line') frame.line = Number(value);
+      if (key === 'Filename') frame.sourceFile = value;
+      if (key === 'Line') frame.sourceLine = Number(value);
     }
     return frames;
   });
@@ -113,8 +115,10 @@ function exportXml(samples, backtrace) {
 /**
  * Builds everything in `dir` for `arch` ("arm64" or "x86_64"). Returns the
  * paths, the UUID, and `expected`: for each sample (row order), its stack
- * root first as {name, file, line}: what llvm-symbolizer gives at each
- * address of the linked program (callers at their return address − 1).
+ * root first as {name, file, line, sourceFile, sourceLine}: what
+ * llvm-symbolizer gives at each address of the linked program (callers at
+ * their return address − 1): the function, where it starts ("Function start
+ * filename" and "line"), and the line executing ("Filename", "Line").
  */
 export function buildSymbolicationFixture(dir, arch) {
   mkdirSync(dir, { recursive: true });

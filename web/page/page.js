@@ -326,6 +326,7 @@ function download() {
 function reset() {
   importController?.abort();
   current = null;
+  openedInput = null;
   closeViewer();
   setStatus('');
   setState('idle');
@@ -354,7 +355,9 @@ async function isMachO(file) {
 }
 
 /**
- * Sorts dropped items into symbol files (a .dSYM folder, a zip named .dSYM.zip,
+ * Sorts dropped items into symbol files (a .dSYM, .app, .framework or
+ * .xcarchive folder, a zip whose name says dSYM, as App.dSYM.zip or App Store
+ * Connect's appDsyms.zip,
  * a Mach-O binary; with `allSymbols`, anything) and at most one recording,
  * then opens the recording with every symbol file given so far, or the open
  * one again with the new ones.
@@ -363,9 +366,9 @@ async function take(items, allSymbols = false) {
   let recording = null;
   const added = [];
   for (const item of items) {
-    if (item.isDirectory && /\.dSYM$/i.test(item.name)) {
+    if (item.isDirectory && /\.(dSYM|app|framework|xcarchive)$/i.test(item.name)) {
       added.push(...await filesOfDirectory(item));
-    } else if (!item.isDirectory && (allSymbols || /\.dSYM\.zip$/i.test(item.name) || await isMachO(item))) {
+    } else if (!item.isDirectory && (allSymbols || /dsym.*\.zip$/i.test(item.name) || await isMachO(item))) {
       added.push({ path: item.name, data: item });
     } else {
       recording ??= item;
@@ -398,7 +401,7 @@ function onDrop(event) {
   element('drop-zone').classList.remove('dragging');
   element('viewer-drop').hidden = true;
   const items = droppedItems(event.dataTransfer);
-  if (items.length) take(items);
+  if (items.length) take(items).catch((error) => showError(error, nameOf(items[0])));
 }
 
 function onPaste(event) {
@@ -441,7 +444,7 @@ function setUpInputs() {
     element(id).addEventListener('change', (event) => {
       const files = [...event.target.files];
       event.target.value = '';
-      if (files.length) take(files, true);
+      if (files.length) take(files, true).catch((error) => showError(error, files[0].name));
     });
   }
   element('folder-input').addEventListener('change', (event) => {

@@ -30,6 +30,8 @@ or the text of an Instruments Deep Copy of a call tree; - reads standard input
                      of them, as often as needed. PATH@0x104a8c000 says where
                      the image was loaded, for exports of bare addresses
                      (Xcode 14.0 and older)
+      --symbol-lines one frame per source line of the named frames (the line
+                     sampled, callers' call sites) instead of one per function
       --limit NAME=N change one of the importer's limits (maxSamples=100000000;
                      the README's "Limits" lists them), as often as needed
   -h, --help         show this help
@@ -49,6 +51,7 @@ function parseCommandLine() {
         run: { type: 'string' },
         list: { type: 'boolean' },
         symbols: { type: 'string', short: 's', multiple: true },
+        'symbol-lines': { type: 'boolean' },
         limit: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -289,7 +292,9 @@ async function main() {
     const input = fromStdin ? process.stdin
       : info.isDirectory() ? await folderFiles(inputPath) : fileChunks(inputPath);
     const size = info && !info.isDirectory() ? info.size : undefined;
-    const options = { run, limits, symbols, onProgress: progressPrinter(size) };
+    const options = {
+      run, limits, symbols, symbolLines: values['symbol-lines'] ? 'line' : undefined, onProgress: progressPrinter(size),
+    };
     const name = fromStdin ? 'standard input' : basename(inputPath.replace(/\/+$/, ''));
     const result = await importHere(input, options, name, { write: output?.write ?? null });
     summary = JSON.parse(result.summary);
@@ -300,7 +305,7 @@ async function main() {
     if (!(error instanceof ImportError)) throw error;
     const where = error.location ? ` (at ${error.location})` : '';
     // A symbol file's error names that file (its path is in the location).
-    const symbolFile = symbols.some((file) => error.path?.startsWith(file.path));
+    const symbolFile = symbols.some((file) => error.path === file.path || error.path?.startsWith(`${file.path}!`));
     if (symbolFile) fail(`--symbols: ${error.code}: ${error.message.replace(/\n\s*/g, ' ')}${where}`);
     fail(`${inputPath}: ${error.code}: ${error.message.replace(/\n\s*/g, ' ')}${where}${limitHint(error)}`);
   }

@@ -79,13 +79,14 @@ function call(core, method, ...args) {
  *          wanted?: boolean[]}} input (wanted: for each file, whether the core reads it)
  * With options.symbols ([{path, data, loadAddress}]) the user's binaries and
  * dSYMs are added before the input, to name the frames it leaves unnamed.
- * @param {{name?: string, run?: number, limits?: object, symbols?: object[], signal?: AbortSignal,
+ * @param {{name?: string, run?: number, limits?: object, symbols?: object[], symbolLines?: string,
+ *          signal?: AbortSignal,
  *          onProgress?: Function, bytesTotal?: number,
  *          json?: {write: ((bytes: Uint8Array) => void) | null}}} options
  */
 export async function runImport(core, input, options) {
   const { signal, onProgress } = options;
-  const request = { name: options.name ?? '', run: options.run ?? null };
+  const request = { name: options.name ?? '', run: options.run ?? null, symbolLines: options.symbolLines ?? null };
   if (options.limits) request.limits = options.limits;
   const { session } = call(core, 'beginImport', JSON.stringify(request));
   const iterator = input.files
@@ -131,6 +132,10 @@ export async function runImport(core, input, options) {
       copyIn(bytes);
       call(core, 'addSymbolFile', session, symbol.path, buffer, bytes.byteLength, symbol.loadAddress ?? '');
     }
+    // The core holds its own copies: a large dSYM's buffer is not kept for the recording.
+    core._free(buffer);
+    buffer = 0;
+    capacity = 0;
     report('reading');
     for (;;) {
       const { done, value } = await nextChunk(iterator, aborted);
@@ -200,6 +205,7 @@ export async function importHere(input, options, name, json = undefined) {
     run: options.run,
     limits: options.limits,
     symbols: options.symbols,
+    symbolLines: options.symbolLines,
     signal: options.signal,
     onProgress: options.onProgress,
     bytesTotal: files

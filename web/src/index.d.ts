@@ -148,6 +148,11 @@ export interface ImportOptions {
   /** The user's binaries and dSYMs: frames the trace left unnamed get the
    * names, files and lines these give (matched by UUID, else by name). */
   symbols?: Array<SymbolFile | File | Blob>;
+  /** How frames named from `symbols` are told apart: one per function, at
+   * its first line ("function", the default: the flame graph adds up per
+   * function), or one per source line executing ("line": the sampled line,
+   * each caller's call site, as llvm-symbolizer names each address). */
+  symbolLines?: 'function' | 'line';
   /** Where the .wasm is served; defaults to beside the package's JS files. */
   wasmURL?: string | URL;
   /** The .wasm's bytes, when they are at hand already. */

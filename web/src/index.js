@@ -21,12 +21,19 @@ function symbolFiles(symbols) {
     if (!file || typeof file.path !== 'string' || !('data' in file)) {
       throw invalid(`entry ${index} is neither a File nor {path, data}`);
     }
-    checkFileData(file.data);
+    try {
+      checkFileData(file.data);
+    } catch (error) {
+      throw invalid(`entry ${index} (${file.path}): ${error.message}`);
+    }
     let { loadAddress } = file;
-    if (typeof loadAddress === 'bigint') loadAddress = `0x${loadAddress.toString(16)}`;
-    else if (typeof loadAddress === 'number') loadAddress = String(loadAddress);
-    else if (loadAddress !== undefined && typeof loadAddress !== 'string') {
-      throw invalid(`entry ${index}'s loadAddress must be a string, bigint or number`);
+    if (typeof loadAddress === 'bigint' && loadAddress >= 0n) {
+      loadAddress = `0x${loadAddress.toString(16)}`;
+    } else if (typeof loadAddress === 'number' && Number.isSafeInteger(loadAddress) && loadAddress >= 0) {
+      loadAddress = String(loadAddress);
+    } else if (loadAddress !== undefined && typeof loadAddress !== 'string') {
+      throw invalid(`entry ${index} (${file.path}): loadAddress must be a string, a bigint, or a ` +
+        'number up to 2^53 (larger addresses as a bigint or "0x…")');
     }
     return { path: file.path, data: file.data, loadAddress };
   });
@@ -36,6 +43,9 @@ function validate(options) {
   if (options.run !== undefined && options.run !== null &&
       !(Number.isInteger(options.run) && options.run > 0)) {
     throw new ImportError({ code: 'INVALID_ARGUMENT', message: 'options.run must be a positive integer' });
+  }
+  if (![undefined, null, 'function', 'line'].includes(options.symbolLines)) {
+    throw new ImportError({ code: 'INVALID_ARGUMENT', message: 'options.symbolLines must be "function" or "line"' });
   }
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
     throw new ImportError({ code: 'INVALID_ARGUMENT', message: 'options.onProgress must be a function' });

@@ -129,6 +129,7 @@ export function importInWorker(input, options, name) {
           name,
           run: options.run,
           limits: options.limits,
+          symbolLines: options.symbolLines,
           symbols: options.symbols?.map(({ path, data, loadAddress }) => (
             { path, data: isBlob(data) ? data : new Blob([data]), loadAddress })),
           wasmURL: options.wasmURL ? String(options.wasmURL) : undefined,

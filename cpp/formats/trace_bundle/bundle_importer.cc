@@ -553,7 +553,7 @@ FrameId BundleReader::NameFrame(const SymbolTable* symbols, const std::vector<Pr
     const ProcessImage& image = *archived.image;
     name = std::string(BaseName(image.path)) + "+" + HexAddress(address - image.text_start);
     desc.image = image.path;
-    desc.image_id = builder_.InternImage(CodeImage{image.path, image.uuid, image.text_start});
+    desc.image_id = builder_.InternImage(CodeImage{image.path, {}, image.uuid, image.text_start});
   }
   desc.name = name;
   return builder_.InternFrame(desc);

@@ -291,6 +291,7 @@ class XmlImporter final : public StreamImporter {
     std::string path;
     std::string uuid;
     std::string load_address;
+    std::string arch;
   } binary_;
   struct {
     bool open = false;
@@ -744,6 +745,7 @@ void XmlImporter::StartCellContent(OpenElement& open, int attribute_count,
   const xmlChar** line = nullptr;
   const xmlChar** uuid = nullptr;
   const xmlChar** load_address = nullptr;
+  const xmlChar** arch = nullptr;
   for (int i = 0; i < attribute_count; ++i) {
     const xmlChar** attribute = attributes + i * 5;
     std::string_view key = AsView(attribute[0]);
@@ -767,6 +769,8 @@ void XmlImporter::StartCellContent(OpenElement& open, int attribute_count,
       uuid = attribute;
     else if (key == "load-addr")
       load_address = attribute;
+    else if (key == "arch")
+      arch = attribute;
   }
   auto decoded = [](const xmlChar** attribute) {
     return attribute ? DecodeAttribute(attribute[3], attribute[4]) : std::string();
@@ -844,6 +848,7 @@ void XmlImporter::StartCellContent(OpenElement& open, int attribute_count,
       binary_.path = decoded(path);
       binary_.uuid = decoded(uuid);
       binary_.load_address = decoded(load_address);
+      binary_.arch = decoded(arch);
       break;
     case Element::kSource:
       if (nested(source_.open)) return;
@@ -916,10 +921,12 @@ Value XmlImporter::Complete(const OpenElement& open) {
     }
     case Element::kBinary:
       binary_.open = false;
-      binaries_.push_back(
-          BinaryRecord{binary_.path.empty() ? binary_.name : binary_.path,
-                       CodeImage{binary_.path.empty() ? binary_.name : binary_.path,
-                                 ParseUuid(binary_.uuid), ParseHexAddress(binary_.load_address)}});
+      {
+        std::string image = binary_.path.empty() ? binary_.name : binary_.path;
+        CodeImage code{image, binary_.arch, ParseUuid(binary_.uuid),
+                       ParseHexAddress(binary_.load_address)};
+        binaries_.push_back(BinaryRecord{std::move(image), std::move(code)});
+      }
       return MakeValue(ValueClass::kBinary, static_cast<uint32_t>(binaries_.size() - 1));
     case Element::kSource:
       source_.open = false;
