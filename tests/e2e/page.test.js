@@ -330,8 +330,21 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
       assert.match(await damaged.textContent('#error-code'), /^(MACHO_CORRUPT|TRUNCATED)$/);
       assert.match(await damaged.textContent('#error-hint'), /set aside/);
       await damaged.click('#error-dismiss');
+      assert.equal(await damaged.isVisible('#symbols-status'), false);  // the bad file is gone
       await dropPath(damaged, built.framesExport);
       assert.equal(await settledState(damaged), 'loaded');
+
+      // Symbols kept for the next recording are listed, and can be forgotten.
+      await damaged.click('#open-another');
+      await damaged.setInputFiles('#symbols-input', join(built.dsym, 'Contents/Resources/DWARF/program'));
+      await damaged.waitForSelector('#symbols-status:not([hidden])');
+      assert.match(await damaged.textContent('#symbols-names'), /^program$/);
+      await saveScreenshot(damaged, 'symbols-ready');
+      await damaged.click('#forget-symbols');
+      assert.equal(await damaged.isVisible('#symbols-status'), false);
+      await dropPath(damaged, built.framesExport);
+      assert.equal(await settledState(damaged), 'loaded');
+      assert.ok(stacksOf((await downloadedJson(damaged)).text).flat().every((frame) => frame.name.startsWith('0x')));
       assertCleanPage(page);
       assertCleanPage(later);
       assertCleanPage(damaged);

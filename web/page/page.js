@@ -138,6 +138,7 @@ function showError(error, name) {
     ? symbols.filter((file) => error.path === file.path || error.path.startsWith(`${file.path}!`))
     : [];
   symbols = symbols.filter((file) => !badSymbols.includes(file));
+  showSymbols();
   element('error-title').textContent = badSymbols.length
     ? `Could not read the symbol file ${badSymbols[0].path}` : `Could not open ${name}`;
   element('error-message').textContent = error?.message ?? String(error);
@@ -207,6 +208,13 @@ async function open(input) {
   } finally {
     if (importController === controller) importController = null;
   }
+}
+
+/** Lists the symbol files kept for the next recordings, by their top folder or name. */
+function showSymbols() {
+  const names = [...new Set(symbols.map((file) => file.path.split('/')[0]))];
+  element('symbols-names').textContent = names.join(', ');
+  element('symbols-status').hidden = names.length === 0;
 }
 
 function symbolicationText({ unnamedFrames, namedFrames, filesUsed }) {
@@ -375,6 +383,7 @@ async function take(items, allSymbols = false) {
     }
   }
   symbols.push(...added);
+  showSymbols();
   const target = recording ?? (added.length ? openedInput : null);
   if (target) {
     open(target);
@@ -459,6 +468,10 @@ function setUpInputs() {
   document.addEventListener('paste', onPaste);
 
   element('cancel').addEventListener('click', () => importController?.abort());
+  element('forget-symbols').addEventListener('click', () => {
+    symbols = [];
+    showSymbols();
+  });
   element('error-dismiss').addEventListener('click', reset);
   element('open-another').addEventListener('click', reset);
   element('download').addEventListener('click', download);
