@@ -37,6 +37,10 @@ class ByteReader {
   Result<uint64_t> ReadUIntLe(size_t width);
   Result<uint64_t> ReadUIntBe(size_t width);
   Result<ByteSpan> ReadBytes(size_t count);
+  // LEB128, as DWARF and Mach-O write them. A number longer than 64 bits is
+  // an `overlong` error: the code of the caller's format.
+  Result<uint64_t> ReadUleb128(ErrorCode overlong);
+  Result<int64_t> ReadSleb128(ErrorCode overlong);
 
  private:
   Status CheckAvailable(size_t count) const;

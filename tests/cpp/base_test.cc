@@ -64,6 +64,37 @@ TEST_CASE("ByteReader reads both byte orders and any width") {
   CHECK(reader.remaining() == 0);
 }
 
+TEST_CASE("ByteReader reads LEB128; too long or cut short, it fails where and does not move") {
+  // DWARF's examples: 2, 127, 128, 12857; -2, -127, -128; then 2^64 - 1 and INT64_MIN.
+  const uint8_t bytes[] = {0x02, 0x7F, 0x80, 0x01, 0xB9, 0x64, 0x7E, 0x81, 0x7F, 0x80, 0x7F,
+                           0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 0x80,
+                           0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x7F};
+  ByteReader reader(ByteSpan(bytes, sizeof(bytes)));
+  for (uint64_t expected : {2, 127, 128, 12857}) {
+    CHECK(*reader.ReadUleb128(ErrorCode::kMachOCorrupt) == expected);
+  }
+  for (int64_t expected : {-2, -127, -128}) {
+    CHECK(*reader.ReadSleb128(ErrorCode::kMachOCorrupt) == expected);
+  }
+  CHECK(*reader.ReadUleb128(ErrorCode::kMachOCorrupt) == UINT64_MAX);
+  CHECK(*reader.ReadSleb128(ErrorCode::kMachOCorrupt) == INT64_MIN);
+  CHECK(reader.remaining() == 0);
+
+  const uint8_t overlong[] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02};
+  ByteReader too_long(ByteSpan(overlong, sizeof(overlong)), /*base_offset=*/100);
+  auto value = too_long.ReadUleb128(ErrorCode::kMachOCorrupt);
+  REQUIRE_FALSE(value.ok());
+  CHECK(value.status().code() == ErrorCode::kMachOCorrupt);
+  CHECK(*value.status().offset() == 109);
+  CHECK(too_long.position() == 0);
+
+  const uint8_t cut[] = {0x80, 0x80};
+  ByteReader short_reader(ByteSpan(cut, sizeof(cut)));
+  CHECK(short_reader.ReadSleb128(ErrorCode::kMachOCorrupt).status().code() ==
+        ErrorCode::kTruncated);
+  CHECK(short_reader.position() == 0);
+}
+
 TEST_CASE("A failed read reports the absolute offset and does not move") {
   const uint8_t bytes[] = {0xAA, 0xBB, 0xCC};
   ByteReader reader(ByteSpan(bytes, sizeof(bytes)), /*base_offset=*/1000);

@@ -437,5 +437,435 @@ TEST_CASE("DWARF: a section beyond its image is corrupt") {
   fs::remove_all(dir);
 }
 
+// --- Hostile DWARF, built here byte by byte ---------------------------------
+// Each file is small; what it asks for would multiply without the reader's
+// budgets (see kAbbrevBytesPerByte and its neighbours in dwarf.cc). The checks
+// are on outcomes (a kLimitExceeded, or the right answer), never on time.
+
+struct Bytes {
+  std::vector<uint8_t> data;
+
+  Bytes& U8(uint64_t value) { return Int(value, 1); }
+  Bytes& U16(uint64_t value) { return Int(value, 2); }
+  Bytes& U32(uint64_t value) { return Int(value, 4); }
+  Bytes& U64(uint64_t value) { return Int(value, 8); }
+  Bytes& Int(uint64_t value, int width) {
+    for (int i = 0; i < width; ++i) data.push_back(static_cast<uint8_t>(value >> (8 * i)));
+    return *this;
+  }
+  Bytes& Uleb(uint64_t value) {
+    do {
+      uint8_t byte = value & 0x7F;
+      value >>= 7;
+      data.push_back(value ? byte | 0x80 : byte);
+    } while (value);
+    return *this;
+  }
+  Bytes& Sleb(int64_t value) {
+    for (;;) {
+      uint8_t byte = value & 0x7F;
+      value >>= 7;
+      bool done = (value == 0 && !(byte & 0x40)) || (value == -1 && (byte & 0x40));
+      data.push_back(done ? byte : byte | 0x80);
+      if (done) return *this;
+    }
+  }
+  Bytes& Str(const std::string& text) {  // with its NUL
+    data.insert(data.end(), text.begin(), text.end());
+    data.push_back(0);
+    return *this;
+  }
+  Bytes& Raw(const std::string& text) {
+    data.insert(data.end(), text.begin(), text.end());
+    return *this;
+  }
+  Bytes& Append(const Bytes& other) {
+    data.insert(data.end(), other.data.begin(), other.data.end());
+    return *this;
+  }
+  size_t size() const { return data.size(); }
+};
+
+constexpr uint64_t kTextBase = 0x100000000;
+
+// A dSYM-like Mach-O: __TEXT at kTextBase, and a __DWARF segment holding
+// `sections` (name, bytes).
+std::vector<uint8_t> DwarfMachO(const std::vector<std::pair<std::string, Bytes>>& sections) {
+  auto name16 = [](Bytes& out, const std::string& name) {
+    std::string padded = name;
+    padded.resize(16, '\0');
+    out.Raw(padded);
+  };
+  Bytes text;
+  text.U32(0x19).U32(72);
+  name16(text, "__TEXT");
+  text.U64(kTextBase).U64(0x10000).U64(0).U64(0).U32(5).U32(5).U32(0).U32(0);
+  uint32_t dwarf_size = 72 + 80 * static_cast<uint32_t>(sections.size());
+  size_t data_offset = (32 + text.size() + dwarf_size + 15) & ~size_t{15};
+  Bytes headers, data;
+  for (const auto& [name, blob] : sections) {
+    name16(headers, name);
+    name16(headers, "__DWARF");
+    headers.U64(0).U64(blob.size()).U32(data_offset + data.size());
+    for (int i = 0; i < 7; ++i) headers.U32(0);
+    data.Append(blob);
+  }
+  Bytes dwarf;
+  dwarf.U32(0x19).U32(dwarf_size);
+  name16(dwarf, "__DWARF");
+  dwarf.U64(0).U64(data.size()).U64(data_offset).U64(data.size()).U32(3).U32(3);
+  dwarf.U32(sections.size()).U32(0).Append(headers);
+  Bytes file;
+  file.U32(0xFEEDFACF).U32(0x0100000C).U32(0).U32(0xA).U32(2);
+  file.U32(text.size() + dwarf.size()).U32(0).U32(0);
+  file.Append(text).Append(dwarf);
+  file.data.resize(data_offset, 0);
+  file.Append(data);
+  return file.data;
+}
+
+// A DWARF 4 unit (8-byte addresses) around `dies`.
+Bytes Unit4(uint32_t abbrev_offset, const Bytes& dies) {
+  Bytes unit;
+  unit.U32(2 + 4 + 1 + dies.size()).U16(4).U32(abbrev_offset).U8(8).Append(dies);
+  return unit;
+}
+
+// One abbreviation declaration: code, tag, children, (attribute, form) pairs.
+Bytes Abbreviation(uint64_t code, uint64_t tag, bool children,
+                   const std::vector<std::pair<uint64_t, uint64_t>>& attributes) {
+  Bytes out;
+  out.Uleb(code).Uleb(tag).U8(children ? 1 : 0);
+  for (const auto& [attribute, form] : attributes) out.Uleb(attribute).Uleb(form);
+  out.U8(0).U8(0);
+  return out;
+}
+
+// DW_AT_* and DW_FORM_* used below.
+constexpr uint64_t kName = 0x03, kStmtList = 0x10, kLowPc = 0x11, kHighPc = 0x12, kDeclLine = 0x3B,
+                   kExternal = 0x3F, kRanges = 0x55;
+constexpr uint64_t kAddr = 0x01, kData4 = 0x06, kString = 0x08, kStrp = 0x0E, kSecOffset = 0x17,
+                   kFlagPresent = 0x19, kImplicitConst = 0x21;
+constexpr uint64_t kCompileUnit = 0x11, kSubprogram = 0x2E, kInlined = 0x1D;
+
+// The file's one image: `file` must outlive what is read from it.
+macho::Image OnlyImage(const std::vector<uint8_t>& file) {
+  auto images = macho::ReadMachO(ByteSpan(file.data(), file.size()));
+  INFO(images.status().ToString());
+  REQUIRE(images.ok());
+  REQUIRE(images->size() == 1);
+  return (*images)[0];
+}
+
+TEST_CASE("DWARF: units pointing into one another's abbreviation tables hit a budget") {
+  // n declarations of 5 bytes; unit k names the table at declaration k, so
+  // the tables overlap and add up to 5n²/2 bytes.
+  constexpr uint32_t kUnits = 400;
+  Bytes abbrev;
+  for (uint32_t i = 0; i < kUnits; ++i) abbrev.Append(Abbreviation(1, kCompileUnit, false, {}));
+  abbrev.U8(0);
+  for (bool shared : {false, true}) {
+    DYNAMIC_SECTION((shared ? "one table for all" : "one table each, overlapping")) {
+      Bytes info;
+      for (uint32_t k = 0; k < kUnits; ++k) {
+        info.Append(Unit4(shared ? 0 : 5 * k, Bytes().Uleb(1)));
+      }
+      std::vector<uint8_t> file = DwarfMachO({{"__debug_info", info}, {"__debug_abbrev", abbrev}});
+      auto info_read = DebugInfo::Read(OnlyImage(file));
+      if (shared) {
+        INFO(info_read.status().ToString());
+        REQUIRE(info_read.ok());
+        CHECK(info_read->has_units());
+      } else {
+        REQUIRE_FALSE(info_read.ok());
+        CHECK(info_read.status().code() == ErrorCode::kLimitExceeded);
+        CHECK_THAT(info_read.status().message(), Catch::StartsWith("__debug_abbrev: "));
+        CHECK(info_read.status().offset().has_value());
+      }
+    }
+  }
+}
+
+TEST_CASE("DWARF: attributes without bytes cost nothing per DIE; the first of a kind counts") {
+  // Each subprogram's abbreviation lists thousands of flag_present
+  // attributes (the DIEs hold none of their bytes), then repeats of name
+  // and decl_line that must not override the first.
+  constexpr int kFlags = 5000;
+  constexpr int kFunctions = 2000;
+  Bytes abbrev = Abbreviation(1, kCompileUnit, true, {{kLowPc, kAddr}, {kHighPc, kData4}});
+  abbrev.Uleb(2).Uleb(kSubprogram).U8(0);
+  abbrev.Uleb(kName).Uleb(kString);
+  abbrev.Uleb(kDeclLine).Uleb(kImplicitConst).Sleb(42);
+  for (int i = 0; i < kFlags; ++i) abbrev.Uleb(kExternal).Uleb(kFlagPresent);
+  abbrev.Uleb(kName).Uleb(kFlagPresent);
+  abbrev.Uleb(kDeclLine).Uleb(kImplicitConst).Sleb(7);
+  abbrev.Uleb(kLowPc).Uleb(kAddr).Uleb(kHighPc).Uleb(kData4).U8(0).U8(0);
+  abbrev.U8(0);
+  Bytes dies;
+  dies.Uleb(1).U64(kTextBase).U32(4 * kFunctions);
+  for (int i = 0; i < kFunctions; ++i) {
+    dies.Uleb(2).Str("f" + std::to_string(i)).U64(kTextBase + 4 * i).U32(4);
+  }
+  dies.U8(0);
+  std::vector<uint8_t> file =
+      DwarfMachO({{"__debug_info", Unit4(0, dies)}, {"__debug_abbrev", abbrev}});
+  auto info = DebugInfo::Read(OnlyImage(file));
+  INFO(info.status().ToString());
+  REQUIRE(info.ok());
+  for (int i : {0, 7, kFunctions - 1}) {
+    auto frames = info->Lookup(kTextBase + 4 * i + 2);
+    INFO(frames.status().ToString());
+    REQUIRE(frames.ok());
+    REQUIRE(frames->size() == 1);
+    CHECK((*frames)[0].function == "f" + std::to_string(i));
+    CHECK((*frames)[0].function_line == 42);
+  }
+}
+
+// One unit over [kTextBase, +0x10000) whose `subprograms` each name (by
+// DW_AT_ranges) the list at 0 of `pairs` ranges [2i, 2i + 1) from the base.
+std::vector<uint8_t> SharedRangeList(int subprograms, int pairs) {
+  Bytes abbrev = Abbreviation(1, kCompileUnit, true, {{kLowPc, kAddr}, {kHighPc, kData4}});
+  abbrev.Append(Abbreviation(2, kSubprogram, false, {{kName, kString}, {kRanges, kSecOffset}}));
+  abbrev.U8(0);
+  Bytes dies;
+  dies.Uleb(1).U64(kTextBase).U32(0x10000);
+  for (int i = 0; i < subprograms; ++i) dies.Uleb(2).Str("s" + std::to_string(i)).U32(0);
+  dies.U8(0);
+  Bytes ranges;
+  for (int i = 0; i < pairs; ++i) ranges.U64(2 * i).U64(2 * i + 1);
+  ranges.U64(0).U64(0);
+  return DwarfMachO(
+      {{"__debug_info", Unit4(0, dies)}, {"__debug_abbrev", abbrev}, {"__debug_ranges", ranges}});
+}
+
+TEST_CASE("DWARF: a range list shared by many DIEs hits a budget") {
+  SECTION("a few DIEs share a list: the last holds the address") {
+    std::vector<uint8_t> file = SharedRangeList(3, 4);
+    auto info = DebugInfo::Read(OnlyImage(file));
+    REQUIRE(info.ok());
+    auto frames = info->Lookup(kTextBase + 2);
+    INFO(frames.status().ToString());
+    REQUIRE(frames.ok());
+    REQUIRE(frames->size() == 1);
+    CHECK((*frames)[0].function == "s2");
+  }
+  SECTION("600 DIEs share a list of 600") {
+    std::vector<uint8_t> file = SharedRangeList(600, 600);
+    auto info = DebugInfo::Read(OnlyImage(file));
+    REQUIRE(info.ok());
+    for (int attempt = 0; attempt < 2; ++attempt) {  // the failure is kept, not read again
+      auto frames = info->Lookup(kTextBase + 2);
+      REQUIRE_FALSE(frames.ok());
+      CHECK(frames.status().code() == ErrorCode::kLimitExceeded);
+      CHECK_THAT(frames.status().message(), Catch::StartsWith("__debug_ranges: "));
+    }
+  }
+}
+
+TEST_CASE("DWARF: units sharing one range list hit a budget") {
+  constexpr int kUnits = 400, kPairs = 400;
+  Bytes abbrev = Abbreviation(1, kCompileUnit, false, {{kLowPc, kAddr}, {kRanges, kSecOffset}});
+  abbrev.U8(0);
+  Bytes info;
+  for (int k = 0; k < kUnits; ++k) info.Append(Unit4(0, Bytes().Uleb(1).U64(kTextBase).U32(0)));
+  Bytes ranges;
+  for (int i = 0; i < kPairs; ++i) ranges.U64(2 * i).U64(2 * i + 1);
+  ranges.U64(0).U64(0);
+  std::vector<uint8_t> file =
+      DwarfMachO({{"__debug_info", info}, {"__debug_abbrev", abbrev}, {"__debug_ranges", ranges}});
+  auto read = DebugInfo::Read(OnlyImage(file));
+  REQUIRE_FALSE(read.ok());
+  CHECK(read.status().code() == ErrorCode::kLimitExceeded);
+  CHECK_THAT(read.status().message(), Catch::StartsWith("__debug_ranges: "));
+}
+
+// A DWARF 4 line table: one file "a.c", rows at base + j for line j + 1,
+// j < rows, then `filler` bytes of special opcodes (adding rows at the last
+// address) and the end of the sequence.
+Bytes LineTable4(int rows) {
+  Bytes header;                                  // from minimum_instruction_length to the program
+  header.U8(1).U8(1).U8(1).U8(0).U8(16).U8(13);  // line_base 0, line_range 16, opcode_base 13
+  for (uint8_t length : {0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1}) header.U8(length);
+  header.U8(0);  // no include directories
+  header.Str("a.c").Uleb(0).Uleb(0).Uleb(0).U8(0);
+  Bytes program;
+  program.U8(0).Uleb(9).U8(2).U64(kTextBase);                  // DW_LNE_set_address
+  program.U8(1);                                               // DW_LNS_copy: line 1 at the base
+  for (int j = 1; j < rows; ++j) program.U8(1 + 16 * 1 + 13);  // address + 1, line + 1
+  program.U8(2).Uleb(1);                                       // DW_LNS_advance_pc 1
+  program.U8(0).Uleb(1).U8(1);                                 // DW_LNE_end_sequence
+  Bytes table;
+  table.U32(2 + 4 + header.size() + program.size()).U16(4).U32(header.size());
+  table.Append(header).Append(program);
+  return table;
+}
+
+TEST_CASE("DWARF: units naming one line table share it") {
+  // 100 units each read the one 2000-row table; one copy each would overrun
+  // the line table budget (2 × the section + 64 KiB).
+  constexpr int kUnits = 100, kRows = 2000;
+  Bytes abbrev = Abbreviation(1, kCompileUnit, false,
+                              {{kLowPc, kAddr}, {kHighPc, kData4}, {kStmtList, kSecOffset}});
+  abbrev.U8(0);
+  Bytes info;
+  for (int k = 0; k < kUnits; ++k) {
+    info.Append(Unit4(0, Bytes().Uleb(1).U64(kTextBase + 16 * k).U32(16).U32(0)));
+  }
+  std::vector<uint8_t> file = DwarfMachO(
+      {{"__debug_info", info}, {"__debug_abbrev", abbrev}, {"__debug_line", LineTable4(kRows)}});
+  auto read = DebugInfo::Read(OnlyImage(file));
+  REQUIRE(read.ok());
+  for (int k = 0; k < kUnits; ++k) {
+    uint64_t offset = 16 * k + 3;
+    auto frames = read->Lookup(kTextBase + offset);
+    INFO(k << ": " << frames.status().ToString());
+    REQUIRE(frames.ok());
+    REQUIRE(frames->size() == 1);
+    CHECK((*frames)[0].file == "a.c");
+    CHECK((*frames)[0].line == offset + 1);
+  }
+}
+
+TEST_CASE("DWARF: line tables nested in one another hit a budget") {
+  // Table k starts 64 bytes after table k − 1 and runs to the section's end:
+  // read one by one, they add up to 64 × 64²/2 bytes of a 4 KiB section.
+  constexpr int kTables = 64, kStride = 64;
+  Bytes line;
+  for (int k = 0; k < kTables; ++k) {
+    size_t start = line.size();
+    uint32_t length = static_cast<uint32_t>(kTables * kStride - start - 4);
+    // opcode_base 1: every byte from 1 up is a special opcode.
+    line.U32(length).U16(4).U32(8).U8(1).U8(1).U8(1).U8(0).U8(1).U8(1).U8(0).U8(0);
+    while (line.size() < start + kStride) line.U8(1);
+  }
+  Bytes abbrev = Abbreviation(1, kCompileUnit, false,
+                              {{kLowPc, kAddr}, {kHighPc, kData4}, {kStmtList, kSecOffset}});
+  abbrev.U8(0);
+  Bytes info;
+  for (int k = 0; k < kTables; ++k) {
+    info.Append(Unit4(0, Bytes().Uleb(1).U64(kTextBase + 16 * k).U32(16).U32(k * kStride)));
+  }
+  std::vector<uint8_t> file =
+      DwarfMachO({{"__debug_info", info}, {"__debug_abbrev", abbrev}, {"__debug_line", line}});
+  auto read = DebugInfo::Read(OnlyImage(file));
+  REQUIRE(read.ok());
+  int over_budget = 0;
+  for (int k = 0; k < kTables; ++k) {
+    auto frames = read->Lookup(kTextBase + 16 * k);
+    if (frames.ok()) continue;
+    INFO(k << ": " << frames.status().ToString());
+    if (frames.status().code() == ErrorCode::kLimitExceeded) {
+      ++over_budget;
+      CHECK_THAT(frames.status().message(), Catch::StartsWith("__debug_line: "));
+    } else {
+      CHECK((frames.status().code() == ErrorCode::kMachOCorrupt ||
+             frames.status().code() == ErrorCode::kTruncated));
+    }
+  }
+  CHECK(over_budget > 0);
+}
+
+TEST_CASE("DWARF: names inside one long string, read in any order") {
+  // Subprogram i is named by __debug_str offset i: a suffix of one long
+  // string; past its NUL, bytes with no NUL after them name nothing.
+  constexpr int kLength = 300, kFunctions = kLength + 6;
+  Bytes str;
+  str.Str(std::string(kLength, 'x')).Raw("tail");
+  Bytes abbrev = Abbreviation(1, kCompileUnit, true, {{kLowPc, kAddr}, {kHighPc, kData4}});
+  abbrev.Append(
+      Abbreviation(2, kSubprogram, false, {{kName, kStrp}, {kLowPc, kAddr}, {kHighPc, kData4}}));
+  abbrev.U8(0);
+  Bytes dies;
+  dies.Uleb(1).U64(kTextBase).U32(4 * kFunctions);
+  for (int i = 0; i < kFunctions; ++i) dies.Uleb(2).U32(i).U64(kTextBase + 4 * i).U32(4);
+  dies.U8(0);
+  std::vector<uint8_t> file = DwarfMachO(
+      {{"__debug_info", Unit4(0, dies)}, {"__debug_abbrev", abbrev}, {"__debug_str", str}});
+  auto info = DebugInfo::Read(OnlyImage(file));
+  REQUIRE(info.ok());
+  for (int j = 0; j < kFunctions; ++j) {
+    int i = (j * 7 + 3) % kFunctions;  // every one once, out of order
+    auto frames = info->Lookup(kTextBase + 4 * i);
+    INFO(i << ": " << frames.status().ToString());
+    REQUIRE(frames.ok());
+    REQUIRE(frames->size() == 1);
+    CHECK((*frames)[0].function == (i < kLength ? std::string(kLength - i, 'x') : ""));
+  }
+}
+
+TEST_CASE("DWARF: inlined calls nested to the depth limit give one frame each") {
+  Bytes abbrev = Abbreviation(1, kCompileUnit, true, {{kLowPc, kAddr}, {kHighPc, kData4}});
+  abbrev.Append(
+      Abbreviation(2, kSubprogram, true, {{kName, kString}, {kLowPc, kAddr}, {kHighPc, kData4}}));
+  abbrev.Append(
+      Abbreviation(3, kInlined, true, {{kName, kString}, {kLowPc, kAddr}, {kHighPc, kData4}}));
+  abbrev.U8(0);
+  for (int depth : {254, 255}) {
+    DYNAMIC_SECTION(depth << " inlined calls") {
+      Bytes dies;
+      dies.Uleb(1).U64(kTextBase).U32(0x10000);
+      dies.Uleb(2).Str("f").U64(kTextBase).U32(0x10000);
+      for (int i = 0; i < depth; ++i) {
+        dies.Uleb(3).Str("i" + std::to_string(i)).U64(kTextBase).U32(0x10000);
+      }
+      for (int i = 0; i < depth + 2; ++i) dies.U8(0);
+      std::vector<uint8_t> file =
+          DwarfMachO({{"__debug_info", Unit4(0, dies)}, {"__debug_abbrev", abbrev}});
+      auto info = DebugInfo::Read(OnlyImage(file));
+      REQUIRE(info.ok());
+      auto frames = info->Lookup(kTextBase);
+      if (depth == 254) {
+        INFO(frames.status().ToString());
+        REQUIRE(frames.ok());
+        REQUIRE(frames->size() == 255);
+        CHECK(frames->front().function == "i253");
+        CHECK(frames->back().function == "f");
+      } else {
+        REQUIRE_FALSE(frames.ok());
+        CHECK(frames.status().code() == ErrorCode::kMachOCorrupt);
+        CHECK_THAT(frames.status().message(), Catch::Contains("deeper than 256"));
+      }
+    }
+  }
+}
+
+TEST_CASE("DWARF: the text one lookup returns is bounded") {
+  Bytes abbrev = Abbreviation(1, kCompileUnit, true, {{kLowPc, kAddr}, {kHighPc, kData4}});
+  abbrev.Append(
+      Abbreviation(2, kSubprogram, true, {{kName, kString}, {kLowPc, kAddr}, {kHighPc, kData4}}));
+  abbrev.Append(
+      Abbreviation(3, kInlined, true, {{kName, kString}, {kLowPc, kAddr}, {kHighPc, kData4}}));
+  abbrev.U8(0);
+  // 200 nested inlined calls with names of 8 KiB (1.6 MB in all) and of 24 KiB (4.8 MB).
+  for (size_t name_bytes : {size_t{8} << 10, size_t{24} << 10}) {
+    DYNAMIC_SECTION(name_bytes << "-byte names") {
+      Bytes dies;
+      dies.Uleb(1).U64(kTextBase).U32(0x10000);
+      dies.Uleb(2).Str("f").U64(kTextBase).U32(0x10000);
+      constexpr int kDepth = 200;
+      for (int i = 0; i < kDepth; ++i) {
+        dies.Uleb(3).Str(std::string(name_bytes, 'a' + i % 26)).U64(kTextBase).U32(0x10000);
+      }
+      for (int i = 0; i < kDepth + 2; ++i) dies.U8(0);
+      std::vector<uint8_t> file =
+          DwarfMachO({{"__debug_info", Unit4(0, dies)}, {"__debug_abbrev", abbrev}});
+      auto info = DebugInfo::Read(OnlyImage(file));
+      REQUIRE(info.ok());
+      auto frames = info->Lookup(kTextBase);
+      if (name_bytes == size_t{8} << 10) {
+        INFO(frames.status().ToString());
+        REQUIRE(frames.ok());
+        CHECK(frames->size() == kDepth + 1);
+      } else {
+        REQUIRE_FALSE(frames.ok());
+        CHECK(frames.status().code() == ErrorCode::kLimitExceeded);
+        CHECK_THAT(frames.status().message(), Catch::Contains("per address"));
+        CHECK(frames.status().offset().has_value());
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace instrumentscope

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -11,6 +13,7 @@
 #include "base/byte_reader.h"
 #include "base/checked_math.h"
 #include "base/demangle.h"
+#include "formats/names.h"
 
 namespace instrumentscope::dwarf {
 namespace {
@@ -132,6 +135,39 @@ constexpr uint64_t kMaxIndex = uint64_t{1} << 56;
 // DW_FORM_indirect naming DW_FORM_indirect again.
 constexpr int kMaxIndirections = 4;
 
+// What hostile input could otherwise multiply. Each unit names its
+// abbreviation table by offset, and tables are parsed once per offset; units
+// of real files have disjoint tables, whose bytes add up to the section's at
+// most. Units pointing one declaration further into one long table would
+// parse it again and again: the bytes parsed, over all tables, stop at
+// kAbbrevBytesPerByte × the section's size + kAbbrevBytesSlack.
+constexpr uint64_t kAbbrevBytesPerByte = 2;
+constexpr uint64_t kAbbrevBytesSlack = 64 * 1024;
+// Range list entries read, over all lookups (each unit's ranges are read
+// once): a list is read once per DIE naming it, and real files name each
+// list from one DIE, but any number of DIEs could name one long list. The
+// entries read (low_pc/high_pc pairs count one) stop at
+// kRangeEntriesPerByte × the bytes of __debug_info, __debug_ranges and
+// __debug_rnglists + kRangeEntriesSlack.
+constexpr uint64_t kRangeEntriesPerByte = 4;
+constexpr uint64_t kRangeEntriesSlack = 64 * 1024;
+// Line tables are read once per offset (units naming one share it), and
+// real files' tables are disjoint; tables nested inside one another's bytes
+// would each read the rest of the section. The bytes read, over all tables
+// (each its unit_length + 4), stop at kLineBytesPerByte × the section's size
+// + kLineBytesSlack.
+constexpr uint64_t kLineBytesPerByte = 2;
+constexpr uint64_t kLineBytesSlack = 64 * 1024;
+// Text returned by lookups (names and paths): up to 256 frames may each name
+// one DIE whose name is as long as __debug_str, so one lookup could return
+// 256 copies of the section. Each lookup returns at most kLookupTextBytes,
+// and all lookups together kTextBytesPerByte × the sections' bytes +
+// kTextBytesSlack: real names are short, and a trace looks up each address
+// once (100 000 addresses of three frames and 300 bytes are 90 MB).
+constexpr uint64_t kLookupTextBytes = 4 << 20;
+constexpr uint64_t kTextBytesPerByte = 16;
+constexpr uint64_t kTextBytesSlack = 256 << 20;
+
 struct Section {
   std::string_view name;  // "__debug_info", for messages
   ByteSpan bytes;
@@ -144,44 +180,21 @@ Status Corrupt(const Section& section, const std::string& what, uint64_t offset)
       .WithOffset(section.file_offset + offset);
 }
 
-// Names the section in a failed read's message (ByteReader's do not).
+// Names the section in a failed read's message (ByteReader's do not); one
+// that names a section already ("__debug_abbrev: …") is kept.
 Status InSection(const Section& section, Status status) {
-  std::string prefix = std::string(section.name) + ": ";
-  if (status.ok() || status.message().rfind(prefix, 0) == 0) return status;
-  Status named(status.code(), prefix + status.message());
+  if (status.ok() || status.message().rfind("__debug_", 0) == 0) return status;
+  Status named(status.code(), std::string(section.name) + ": " + status.message());
   if (status.offset()) named.WithOffset(*status.offset());
   return named;
 }
 
 Result<uint64_t> ReadUleb128(ByteReader& reader) {
-  uint64_t value = 0;
-  for (unsigned shift = 0;; shift += 7) {
-    uint8_t byte;
-    ASSIGN_OR_RETURN(byte, reader.ReadU8());
-    if (shift >= 64 || (shift == 63 && (byte & 0x7E))) {
-      return Status(ErrorCode::kMachOCorrupt, "a ULEB128 number is longer than 64 bits")
-          .WithOffset(reader.absolute_offset());
-    }
-    value |= static_cast<uint64_t>(byte & 0x7F) << shift;
-    if (!(byte & 0x80)) return value;
-  }
+  return reader.ReadUleb128(ErrorCode::kMachOCorrupt);
 }
 
 Result<int64_t> ReadSleb128(ByteReader& reader) {
-  uint64_t value = 0;
-  unsigned shift = 0;
-  uint8_t byte;
-  do {
-    ASSIGN_OR_RETURN(byte, reader.ReadU8());
-    if (shift >= 64) {
-      return Status(ErrorCode::kMachOCorrupt, "an SLEB128 number is longer than 64 bits")
-          .WithOffset(reader.absolute_offset());
-    }
-    value |= static_cast<uint64_t>(byte & 0x7F) << shift;
-    shift += 7;
-  } while (byte & 0x80);
-  if (shift < 64 && (byte & 0x40)) value |= ~uint64_t{0} << shift;
-  return static_cast<int64_t>(value);
+  return reader.ReadSleb128(ErrorCode::kMachOCorrupt);
 }
 
 // A NUL-terminated string at the reader's position, without its NUL.
@@ -196,14 +209,41 @@ Result<std::string_view> ReadCString(ByteReader& reader, ByteSpan data) {
   return rest.substr(0, length);
 }
 
+// Where the strings of a string section end, as far as they have been
+// looked for: start → the offset of the NUL that ends every string starting
+// from `start` to it (the section's size when none does). Many DIEs can name
+// strings inside one long string, each a byte further; with this, every byte
+// of the section is searched once however many strings are read.
+using StringEnds = std::map<uint64_t, uint64_t>;
+
 // The string at `offset` of a string section; nullopt when the section is
 // absent or too short (as LLVM does: dsymutil 14 drops .debug_line_str).
-std::optional<std::string_view> StringAt(const Section& section, uint64_t offset) {
-  if (offset >= section.bytes.size()) return std::nullopt;
-  std::string_view rest = section.bytes.subspan(static_cast<size_t>(offset)).as_chars();
-  size_t length = rest.find('\0');
-  if (length == std::string_view::npos) return std::nullopt;
-  return rest.substr(0, length);
+std::optional<std::string_view> StringAt(const Section& section, StringEnds& ends,
+                                         uint64_t offset) {
+  uint64_t size = section.bytes.size();
+  if (offset >= size) return std::nullopt;
+  const char* data = section.bytes.as_chars().data();
+  auto next = ends.upper_bound(offset);
+  uint64_t end;
+  if (next != ends.begin() && offset <= std::prev(next)->second) {
+    end = std::prev(next)->second;
+  } else {
+    // Search up to the next known stretch, which ends at the same NUL when
+    // none comes first.
+    uint64_t limit = next == ends.end() ? size : next->first;
+    const void* nul = std::memchr(data + offset, 0, static_cast<size_t>(limit - offset));
+    if (nul) {
+      end = static_cast<uint64_t>(static_cast<const char*>(nul) - data);
+    } else if (next != ends.end()) {
+      end = next->second;
+      ends.erase(next);
+    } else {
+      end = size;
+    }
+    ends.emplace(offset, end);
+  }
+  if (end >= size) return std::nullopt;
+  return std::string_view(data + offset, static_cast<size_t>(end - offset));
 }
 
 // An unsigned integer of `width` bytes at `offset` of a section, or nullopt.
@@ -245,7 +285,26 @@ struct AbbrevTable {
   }
 };
 
-Result<AbbrevTable> ReadAbbrevTable(const Section& section, uint64_t offset) {
+// The attributes this reader looks at; a bit each, for ReadAbbrevTable.
+uint32_t WantedAttributeBit(uint64_t attribute) {
+  constexpr uint64_t kWanted[] = {
+      kAtName,           kAtStmtList,     kAtLowPc,          kAtHighPc,        kAtCompDir,
+      kAtAbstractOrigin, kAtDeclFile,     kAtDeclLine,       kAtSpecification, kAtRanges,
+      kAtCallColumn,     kAtCallFile,     kAtCallLine,       kAtLinkageName,   kAtStrOffsetsBase,
+      kAtAddrBase,       kAtRnglistsBase, kAtMipsLinkageName};
+  for (size_t i = 0; i < std::size(kWanted); ++i) {
+    if (kWanted[i] == attribute) return uint32_t{1} << i;
+  }
+  return 0;
+}
+
+// The table at `offset`, its bytes charged to `budget` (see
+// kAbbrevBytesPerByte). Attributes whose form takes no bytes in the DIE
+// (flag_present, implicit_const) are kept only when this reader looks at
+// them, and only the first of an attribute: every read takes an attribute's
+// first occurrence, as LLVM's find does. So a DIE costs its own bytes, plus 18
+// at most, however many such attributes its abbreviation lists.
+Result<AbbrevTable> ReadAbbrevTable(const Section& section, uint64_t offset, uint64_t& budget) {
   if (offset >= section.bytes.size()) {
     return Corrupt(section,
                    "abbreviation table at " + std::to_string(offset) + " is beyond the " +
@@ -256,6 +315,7 @@ Result<AbbrevTable> ReadAbbrevTable(const Section& section, uint64_t offset) {
   RETURN_IF_ERROR(reader.Seek(static_cast<size_t>(offset)));
   AbbrevTable table;
   for (;;) {
+    size_t start = reader.position();
     Abbrev abbrev;
     ASSIGN_OR_RETURN(abbrev.code, ReadUleb128(reader));
     if (abbrev.code == 0) break;
@@ -263,6 +323,7 @@ Result<AbbrevTable> ReadAbbrevTable(const Section& section, uint64_t offset) {
     uint8_t children;
     ASSIGN_OR_RETURN(children, reader.ReadU8());
     abbrev.has_children = children != 0;
+    uint32_t seen = 0;  // wanted attributes listed so far
     for (;;) {
       AttributeSpec spec;
       ASSIGN_OR_RETURN(spec.attribute, ReadUleb128(reader));
@@ -271,8 +332,25 @@ Result<AbbrevTable> ReadAbbrevTable(const Section& section, uint64_t offset) {
       if (spec.form == kFormImplicitConst) {
         ASSIGN_OR_RETURN(spec.implicit_const, ReadSleb128(reader));
       }
+      uint32_t bit = WantedAttributeBit(spec.attribute);
+      bool zero_width = spec.form == kFormFlagPresent || spec.form == kFormImplicitConst;
+      bool repeated = (seen & bit) != 0;
+      seen |= bit;
+      if (zero_width && (bit == 0 || repeated)) continue;
       abbrev.attributes.push_back(spec);
     }
+    uint64_t used = reader.position() - start;
+    if (used > budget) {
+      return Status(ErrorCode::kLimitExceeded,
+                    std::string(section.name) +
+                        ": the units' abbreviation tables add up to more than " +
+                        std::to_string(kAbbrevBytesPerByte) + " times the section's " +
+                        std::to_string(section.bytes.size()) + " bytes (plus " +
+                        std::to_string(kAbbrevBytesSlack) +
+                        "): units point into the middle of one another's tables")
+          .WithOffset(section.file_offset + offset);
+    }
+    budget -= used;
     table.abbrevs.push_back(std::move(abbrev));
   }
   std::stable_sort(table.abbrevs.begin(), table.abbrevs.end(),
@@ -443,10 +521,20 @@ struct FunctionEntry {
   uint32_t call_column = 0;
 };
 
+// A directory's or file's name as its form gives it, resolved when a path is
+// built: only the names of rows looked up are ever read (a header may name
+// one long string from every entry).
 struct FileEntry {
-  std::optional<std::string_view> name;  // nullopt when its string cannot be read
+  AttributeValue name;  // form 0 when the entry has none
   uint64_t directory = 0;
 };
+
+AttributeValue InlineString(std::string_view text) {
+  AttributeValue value;
+  value.form = kFormString;
+  value.bytes = ByteSpan(text);
+  return value;
+}
 
 struct LineRow {
   uint64_t address = 0;
@@ -464,7 +552,8 @@ struct LineSequence {
 
 struct LineTable {
   uint16_t version = 0;
-  std::vector<std::string_view> directories;  // "" when unreadable
+  std::optional<uint64_t> str_offsets_base;  // of the unit that read it, for strx names
+  std::vector<AttributeValue> directories;   // "" when unreadable
   std::vector<FileEntry> files;
   std::vector<LineRow> rows;
   std::vector<LineSequence> sequences;  // by low address
@@ -493,8 +582,14 @@ struct Unit {
   // LLVM's address → DIE map: the last (innermost) entry wins where ranges
   // overlap. begin → (end, entry index).
   std::map<uint64_t, std::pair<uint64_t, uint32_t>> function_map;
-  std::unique_ptr<LineTable> line_table;
-  bool line_table_read = false;
+  Status functions_status;  // a failure is kept, not read again by the next lookup
+};
+
+// Line tables by offset in __debug_line: units naming the same one share it,
+// read by the first (as LLVM's line table cache does).
+struct LineTableSlot {
+  std::unique_ptr<LineTable> table;
+  Status status;
 };
 
 struct UnitRange {
@@ -535,14 +630,21 @@ struct DebugInfo::State {
   Section debug_info, debug_abbrev, debug_line, debug_str, debug_str_offsets, debug_addr,
       debug_line_str, debug_ranges, debug_rnglists;
   std::map<uint64_t, AbbrevTable> abbrev_tables;  // by offset; nodes stay put
+  uint64_t abbrev_budget = 0;                     // bytes, see kAbbrevBytesPerByte
+  uint64_t range_budget = 0;                      // entries, see kRangeEntriesPerByte
+  uint64_t line_budget = 0;                       // bytes, see kLineBytesPerByte
+  uint64_t text_budget = 0;                       // bytes, see kTextBytesPerByte
   std::vector<Unit> units;                        // by offset
   std::vector<UnitRange> unit_ranges;             // disjoint, by address
+  std::map<uint64_t, LineTableSlot> line_tables;  // by offset
+  // Filled as strings are read, by const readers too.
+  mutable StringEnds debug_str_ends, debug_line_str_ends;
 
   Result<const AbbrevTable*> Abbrevs(uint64_t offset) {
     auto found = abbrev_tables.find(offset);
     if (found != abbrev_tables.end()) return &found->second;
     AbbrevTable table;
-    ASSIGN_OR_RETURN(table, ReadAbbrevTable(debug_abbrev, offset));
+    ASSIGN_OR_RETURN(table, ReadAbbrevTable(debug_abbrev, offset, abbrev_budget));
     return &abbrev_tables.emplace(offset, std::move(table)).first->second;
   }
 
@@ -619,21 +721,26 @@ struct DebugInfo::State {
   }
 
   std::optional<std::string_view> String(const Unit& unit, const AttributeValue& value) const {
+    return String(unit.str_offsets_base, value);
+  }
+
+  std::optional<std::string_view> String(std::optional<uint64_t> str_offsets_base,
+                                         const AttributeValue& value) const {
     switch (value.form) {
       case kFormString: return value.bytes.as_chars();
-      case kFormStrp: return StringAt(debug_str, value.value);
-      case kFormLineStrp: return StringAt(debug_line_str, value.value);
+      case kFormStrp: return StringAt(debug_str, debug_str_ends, value.value);
+      case kFormLineStrp: return StringAt(debug_line_str, debug_line_str_ends, value.value);
       case kFormStrx:
       case kFormStrx1:
       case kFormStrx2:
       case kFormStrx3:
       case kFormStrx4: {
-        if (!unit.str_offsets_base || value.value > kMaxIndex) return std::nullopt;
-        auto at = CheckedAdd(*unit.str_offsets_base, value.value * kOffsetSize);
+        if (!str_offsets_base || value.value > kMaxIndex) return std::nullopt;
+        auto at = CheckedAdd(*str_offsets_base, value.value * kOffsetSize);
         if (!at) return std::nullopt;
         std::optional<uint64_t> offset = UIntAt(debug_str_offsets, *at, kOffsetSize);
         if (!offset) return std::nullopt;
-        return StringAt(debug_str, *offset);
+        return StringAt(debug_str, debug_str_ends, *offset);
       }
       default: return std::nullopt;
     }
@@ -654,7 +761,7 @@ struct DebugInfo::State {
 
   // DW_AT_low_pc with DW_AT_high_pc (an address, or a length from low_pc), or
   // DW_AT_ranges; empty ranges dropped.
-  Status DieRanges(const Unit& unit, const Die& die, std::vector<AddressRange>& out) const {
+  Status DieRanges(const Unit& unit, const Die& die, std::vector<AddressRange>& out) {
     out.clear();
     const AttributeValue* low = die.Find(kAtLowPc);
     const AttributeValue* high = die.Find(kAtHighPc);
@@ -669,6 +776,7 @@ struct DebugInfo::State {
           if (length) end = *begin + *length;
         }
         if (end) {
+          RETURN_IF_ERROR(ChargeRangeEntry(debug_info, die.offset));
           if (*begin < *end) out.push_back({*begin, *end});
           return OkStatus();
         }
@@ -689,7 +797,22 @@ struct DebugInfo::State {
     return RangeList(unit, *offset, out);
   }
 
-  Status RangeList(const Unit& unit, uint64_t offset, std::vector<AddressRange>& out) const {
+  // One more entry read from `section` (at `offset` in it), against
+  // range_budget.
+  Status ChargeRangeEntry(const Section& section, uint64_t offset) {
+    if (range_budget > 0) {
+      --range_budget;
+      return OkStatus();
+    }
+    return Status(ErrorCode::kLimitExceeded,
+                  std::string(section.name) + ": DIEs name range lists whose entries add up to " +
+                      "more than " + std::to_string(kRangeEntriesPerByte) +
+                      " per byte of __debug_info, __debug_ranges and __debug_rnglists (plus " +
+                      std::to_string(kRangeEntriesSlack) + "): many DIEs share long lists")
+        .WithOffset(section.file_offset + offset);
+  }
+
+  Status RangeList(const Unit& unit, uint64_t offset, std::vector<AddressRange>& out) {
     const Section& section = unit.version >= 5 ? debug_rnglists : debug_ranges;
     if (!section.present) return OkStatus();
     if (offset >= section.bytes.size()) {
@@ -707,12 +830,12 @@ struct DebugInfo::State {
 
   // .debug_ranges: (begin, end) address pairs from a base address, (0, 0)
   // ends; a begin of all ones makes `end` the new base.
-  Status ReadRangeList4(ByteReader& reader, const Unit& unit,
-                        std::vector<AddressRange>& out) const {
+  Status ReadRangeList4(ByteReader& reader, const Unit& unit, std::vector<AddressRange>& out) {
     uint64_t all_ones =
         unit.address_size >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * unit.address_size)) - 1;
     uint64_t base = unit.base_address;
     for (;;) {
+      RETURN_IF_ERROR(ChargeRangeEntry(debug_ranges, reader.position()));
       uint64_t begin, end;
       ASSIGN_OR_RETURN(begin, reader.ReadUIntLe(unit.address_size));
       ASSIGN_OR_RETURN(end, reader.ReadUIntLe(unit.address_size));
@@ -726,10 +849,10 @@ struct DebugInfo::State {
   }
 
   // .debug_rnglists: DW_RLE_* entries until DW_RLE_end_of_list.
-  Status ReadRangeList5(ByteReader& reader, const Unit& unit,
-                        std::vector<AddressRange>& out) const {
+  Status ReadRangeList5(ByteReader& reader, const Unit& unit, std::vector<AddressRange>& out) {
     uint64_t base = unit.base_address;
     for (;;) {
+      RETURN_IF_ERROR(ChargeRangeEntry(debug_rnglists, reader.position()));
       uint64_t kind_offset = reader.absolute_offset();
       uint8_t kind;
       ASSIGN_OR_RETURN(kind, reader.ReadU8());
@@ -859,12 +982,15 @@ struct DebugInfo::State {
     Die die;
     RETURN_IF_ERROR(ReadDieBody(reader, unit, code, unit.first_die, die));
     // The bases first: strings and addresses before them may need them.
-    for (const AttributeValue& value : die.attributes) {
-      if (value.attribute == kAtStrOffsetsBase) unit.str_offsets_base = SectionOffset(value);
-      if (value.attribute == kAtAddrBase) unit.addr_base = SectionOffset(value);
-      if (value.attribute == kAtRnglistsBase) unit.rnglists_base = SectionOffset(value);
-      if (value.attribute == kAtStmtList) unit.stmt_list = SectionOffset(value);
+    // Each attribute's first occurrence, as everywhere (see ReadAbbrevTable).
+    if (const AttributeValue* value = die.Find(kAtStrOffsetsBase)) {
+      unit.str_offsets_base = SectionOffset(*value);
     }
+    if (const AttributeValue* value = die.Find(kAtAddrBase)) unit.addr_base = SectionOffset(*value);
+    if (const AttributeValue* value = die.Find(kAtRnglistsBase)) {
+      unit.rnglists_base = SectionOffset(*value);
+    }
+    if (const AttributeValue* value = die.Find(kAtStmtList)) unit.stmt_list = SectionOffset(*value);
     if (const AttributeValue* comp_dir = die.Find(kAtCompDir)) {
       unit.comp_dir = String(unit, *comp_dir).value_or("");
     }
@@ -929,7 +1055,18 @@ struct DebugInfo::State {
   // Every subprogram and inlined subroutine with addresses, walking the DIE
   // tree without recursion.
   Status ReadFunctions(Unit& unit) {
-    if (unit.functions_read) return OkStatus();
+    if (unit.functions_read) return unit.functions_status;
+    Status status = WalkFunctions(unit);
+    unit.functions_read = true;
+    unit.functions_status = status;
+    if (!status.ok()) {
+      unit.functions = {};
+      unit.function_map = {};
+    }
+    return status;
+  }
+
+  Status WalkFunctions(Unit& unit) {
     unit.functions.clear();
     unit.function_map.clear();
     ByteReader reader = UnitReader(unit);
@@ -955,14 +1092,14 @@ struct DebugInfo::State {
         entry.die_offset = die_offset;
         entry.tag = die.tag;
         entry.parent = parent;
-        for (const AttributeValue& value : die.attributes) {
-          std::optional<uint64_t> number = UnsignedConstant(value);
-          if (value.attribute == kAtCallFile) entry.call_file = number.value_or(0);
-          if (value.attribute == kAtCallLine)
-            entry.call_line = static_cast<uint32_t>(number.value_or(0));
-          if (value.attribute == kAtCallColumn) {
-            entry.call_column = static_cast<uint32_t>(number.value_or(0));
-          }
+        if (const AttributeValue* value = die.Find(kAtCallFile)) {
+          entry.call_file = UnsignedConstant(*value).value_or(0);
+        }
+        if (const AttributeValue* value = die.Find(kAtCallLine)) {
+          entry.call_line = static_cast<uint32_t>(UnsignedConstant(*value).value_or(0));
+        }
+        if (const AttributeValue* value = die.Find(kAtCallColumn)) {
+          entry.call_column = static_cast<uint32_t>(UnsignedConstant(*value).value_or(0));
         }
         self = static_cast<int32_t>(unit.functions.size());
         unit.functions.push_back(entry);
@@ -978,7 +1115,6 @@ struct DebugInfo::State {
         break;  // a unit DIE without children
       }
     }
-    unit.functions_read = true;
     return OkStatus();
   }
 
@@ -1006,15 +1142,17 @@ struct DebugInfo::State {
 
   // --- Line tables ---------------------------------------------------------
 
-  Result<const LineTable*> Lines(Unit& unit) {
-    if (unit.line_table_read) return unit.line_table.get();
-    if (unit.stmt_list && debug_line.present) {
+  Result<const LineTable*> Lines(const Unit& unit) {
+    if (!unit.stmt_list || !debug_line.present) return nullptr;
+    auto [slot, added] = line_tables.try_emplace(*unit.stmt_list);
+    if (added) {
       auto table = std::make_unique<LineTable>();
-      RETURN_IF_ERROR(InSection(debug_line, ReadLineTable(unit, *unit.stmt_list, *table)));
-      unit.line_table = std::move(table);
+      table->str_offsets_base = unit.str_offsets_base;
+      slot->second.status = InSection(debug_line, ReadLineTable(unit, *unit.stmt_list, *table));
+      if (slot->second.status.ok()) slot->second.table = std::move(table);
     }
-    unit.line_table_read = true;
-    return unit.line_table.get();
+    if (!slot->second.status.ok()) return slot->second.status;
+    return slot->second.table.get();
   }
 
   // A directory or file entry's fields, as DW_LNCT_* (content, form) pairs.
@@ -1051,13 +1189,13 @@ struct DebugInfo::State {
       for (const AttributeSpec& spec : format) {
         AttributeValue value;
         RETURN_IF_ERROR(ReadForm(reader, source, spec, value));
-        if (spec.attribute == kLnctPath) entry.name = String(unit, value);
+        if (spec.attribute == kLnctPath) entry.name = value;
         if (spec.attribute == kLnctDirectoryIndex) {
           entry.directory = UnsignedConstant(value).value_or(0);
         }
       }
       if (directories) {
-        table.directories.push_back(entry.name.value_or(""));
+        table.directories.push_back(entry.name);
       } else {
         table.files.push_back(entry);
       }
@@ -1065,7 +1203,7 @@ struct DebugInfo::State {
     return OkStatus();
   }
 
-  Status ReadLineTable(const Unit& unit, uint64_t offset, LineTable& table) const {
+  Status ReadLineTable(const Unit& unit, uint64_t offset, LineTable& table) {
     if (offset >= debug_line.bytes.size() || debug_line.bytes.size() - offset < 4) {
       return Corrupt(debug_line,
                      "a line table at " + std::to_string(offset) + " is beyond the " +
@@ -1084,6 +1222,15 @@ struct DebugInfo::State {
                      "line table length " + std::to_string(length) + " runs past the section's end",
                      offset);
     }
+    if (4 + uint64_t{length} > line_budget) {
+      return Status(ErrorCode::kLimitExceeded,
+                    "__debug_line: the units' line tables add up to more than " +
+                        std::to_string(kLineBytesPerByte) + " times the section's " +
+                        std::to_string(debug_line.bytes.size()) + " bytes (plus " +
+                        std::to_string(kLineBytesSlack) + "): tables lie inside one another")
+          .WithOffset(debug_line.file_offset + offset);
+    }
+    line_budget -= 4 + uint64_t{length};
     ByteSpan bytes = debug_line.bytes.subspan(static_cast<size_t>(offset), 4 + size_t{length});
     ByteReader reader(bytes, debug_line.file_offset + offset);
     RETURN_IF_ERROR(reader.Skip(4));
@@ -1128,13 +1275,13 @@ struct DebugInfo::State {
       for (;;) {
         ASSIGN_OR_RETURN(std::string_view directory, ReadCString(header, header_bytes));
         if (directory.empty()) break;
-        table.directories.push_back(directory);
+        table.directories.push_back(InlineString(directory));
       }
       for (;;) {
         ASSIGN_OR_RETURN(std::string_view name, ReadCString(header, header_bytes));
         if (name.empty()) break;
         FileEntry entry;
-        entry.name = name;
+        entry.name = InlineString(name);
         ASSIGN_OR_RETURN(entry.directory, ReadUleb128(header));
         RETURN_IF_ERROR(ReadUleb128(header).status());  // modification time
         RETURN_IF_ERROR(ReadUleb128(header).status());  // length
@@ -1220,7 +1367,7 @@ struct DebugInfo::State {
           } else if (sub_opcode == kLneDefineFile && table.version <= 4) {
             FileEntry entry;
             ASSIGN_OR_RETURN(std::string_view name, ReadCString(reader, bytes));
-            entry.name = name;
+            entry.name = InlineString(name);
             ASSIGN_OR_RETURN(entry.directory, ReadUleb128(reader));
             table.files.push_back(entry);
           }
@@ -1299,24 +1446,29 @@ struct DebugInfo::State {
 
   // A file's full path as LLVM's getFileNameByIndex builds it (absolute
   // kind): comp_dir, then the include directory unless absolute, then the name.
-  static std::optional<std::string> FilePath(const LineTable& table, uint64_t index,
-                                             std::string_view comp_dir) {
+  std::optional<std::string> FilePath(const LineTable& table, uint64_t index,
+                                      std::string_view comp_dir) const {
     const FileEntry* entry = nullptr;
     if (table.version >= 5) {
       if (index < table.files.size()) entry = &table.files[index];
     } else if (index != 0 && index <= table.files.size()) {
       entry = &table.files[index - 1];
     }
-    if (!entry || !entry->name) return std::nullopt;
-    std::string_view name = *entry->name;
+    if (!entry) return std::nullopt;
+    std::optional<std::string_view> read_name = String(table.str_offsets_base, entry->name);
+    if (!read_name) return std::nullopt;
+    std::string_view name = *read_name;
     if (!name.empty() && name.front() == '/') return std::string(name);
-    std::string_view directory;
+    const AttributeValue* directory_name = nullptr;
     if (table.version >= 5) {
-      if (entry->directory < table.directories.size())
-        directory = table.directories[entry->directory];
+      if (entry->directory < table.directories.size()) {
+        directory_name = &table.directories[entry->directory];
+      }
     } else if (entry->directory != 0 && entry->directory <= table.directories.size()) {
-      directory = table.directories[entry->directory - 1];
+      directory_name = &table.directories[entry->directory - 1];
     }
+    std::string_view directory;
+    if (directory_name) directory = String(table.str_offsets_base, *directory_name).value_or("");
     std::string path;
     if (!comp_dir.empty() && (directory.empty() || directory.front() != '/')) {
       AppendPath(path, comp_dir);
@@ -1389,8 +1541,12 @@ struct DebugInfo::State {
           decl_line_found = true;
           decl_line = UnsignedConstant(value);
         }
-        if (value.attribute == kAtAbstractOrigin) origin = Reference(unit, value);
-        if (value.attribute == kAtSpecification) specification = Reference(unit, value);
+      }
+      if (const AttributeValue* value = die->Find(kAtAbstractOrigin)) {
+        origin = Reference(unit, *value);
+      }
+      if (const AttributeValue* value = die->Find(kAtSpecification)) {
+        specification = Reference(unit, *value);
       }
       if (origin) worklist.push_back(*origin);
       if (specification) worklist.push_back(*specification);
@@ -1449,6 +1605,7 @@ struct DebugInfo::State {
       if (!innermost.file.empty()) frames.push_back(std::move(innermost));
       return frames;
     }
+    uint64_t text_bytes = 0;
     for (size_t i = 0; i < chain.size(); ++i) {
       SourceFrame frame;
       if (i == 0) {
@@ -1464,8 +1621,21 @@ struct DebugInfo::State {
       frame.function = std::move(description.name);
       frame.function_file = std::move(description.file);
       frame.function_line = description.line;
+      text_bytes += frame.function.size() + frame.function_file.size() + frame.file.size();
+      if (text_bytes > kLookupTextBytes || text_bytes > text_budget) {
+        return Status(ErrorCode::kLimitExceeded,
+                      "__debug_info: the names and paths of the frames at " + HexAddress(address) +
+                          " add up to more than " +
+                          std::to_string(std::min(kLookupTextBytes, text_budget)) +
+                          " bytes (at most " + std::to_string(kLookupTextBytes) +
+                          " per address, and " + std::to_string(kTextBytesPerByte) +
+                          " times the DWARF sections' bytes plus " +
+                          std::to_string(kTextBytesSlack) + " in all)")
+            .WithOffset(debug_info.file_offset + chain[i]->die_offset);
+      }
       frames.push_back(std::move(frame));
     }
+    text_budget -= text_bytes;
     return frames;
   }
 };
@@ -1510,6 +1680,21 @@ Result<DebugInfo> DebugInfo::Read(const macho::Image& image) {
       return Status(ErrorCode::kMachOCorrupt, "__debug_info without __debug_abbrev")
           .WithOffset(state->debug_info.file_offset);
     }
+    state->abbrev_budget =
+        kAbbrevBytesPerByte * state->debug_abbrev.bytes.size() + kAbbrevBytesSlack;
+    state->range_budget = kRangeEntriesPerByte * (uint64_t{state->debug_info.bytes.size()} +
+                                                  state->debug_ranges.bytes.size() +
+                                                  state->debug_rnglists.bytes.size()) +
+                          kRangeEntriesSlack;
+    state->line_budget = kLineBytesPerByte * state->debug_line.bytes.size() + kLineBytesSlack;
+    uint64_t section_bytes = 0;
+    for (const Section* section :
+         {&state->debug_info, &state->debug_abbrev, &state->debug_line, &state->debug_str,
+          &state->debug_str_offsets, &state->debug_addr, &state->debug_line_str,
+          &state->debug_ranges, &state->debug_rnglists}) {
+      section_bytes += section->bytes.size();
+    }
+    state->text_budget = kTextBytesPerByte * section_bytes + kTextBytesSlack;
     RETURN_IF_ERROR(InSection(state->debug_info, state->ReadUnits()));
     state->IndexUnitRanges();
   }

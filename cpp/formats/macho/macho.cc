@@ -40,19 +40,6 @@ std::string FixedName(ByteSpan field) {
   return std::string(text.substr(0, text.find('\0')));
 }
 
-Result<uint64_t> ReadUleb128(ByteReader& reader) {
-  uint64_t value = 0;
-  for (unsigned shift = 0;; shift += 7) {
-    uint8_t byte;
-    ASSIGN_OR_RETURN(byte, reader.ReadU8());
-    if (shift >= 64 || (shift == 63 && (byte & 0x7E))) {
-      return Corrupt("a ULEB128 number is longer than 64 bits", reader.absolute_offset());
-    }
-    value |= static_cast<uint64_t>(byte & 0x7F) << shift;
-    if (!(byte & 0x80)) return value;
-  }
-}
-
 // The slice [offset, offset + size) of `bytes`, checked.
 Result<ByteSpan> Slice(ByteSpan bytes, uint64_t offset, uint64_t size, const std::string& what,
                        uint64_t base) {
@@ -207,7 +194,7 @@ class ImageReader {
     uint64_t address = *text;
     while (deltas.remaining() > 0) {
       uint64_t delta;
-      ASSIGN_OR_RETURN(delta, ReadUleb128(deltas));
+      ASSIGN_OR_RETURN(delta, deltas.ReadUleb128(ErrorCode::kMachOCorrupt));
       if (delta == 0) break;
       auto next = CheckedAdd(address, delta);
       if (!next) return Corrupt("a function start overflows 64 bits", deltas.absolute_offset());
