@@ -140,7 +140,10 @@ function main() {
       add('uniquer', Buffer.concat([length, index, withoutZeroTail(bytes)]).subarray(0, MAX_SEED));
     }
   }
-  for (const binary of machOSeeds()) add('macho', binary);
+  for (const binary of machOSeeds()) {
+    add('macho', binary);
+    add('symbolication', binary);
+  }
   for (const [target, bytesByHash] of seeds) {
     mkdirSync(join(out, target), { recursive: true });
     for (const [hash, bytes] of bytesByHash) writeFileSync(join(out, target, hash), bytes);

@@ -29,6 +29,7 @@
 #include "report/summary.h"
 #include "speedscope/folded_stacks.h"
 #include "speedscope/writer.h"
+#include "symbolication/symbolicate.h"
 
 namespace instrumentscope::fuzz {
 namespace {
@@ -157,6 +158,46 @@ void MachO(ByteSpan input) {
   }
 }
 
+// A symbol file (Mach-O, or a zip of some) naming a small recording: a
+// chain of frames at eight addresses across each image's __TEXT, in an image
+// of the recording with its UUID and as bare addresses, every stack sampled
+// (so each frame is a leaf once and a caller after).
+void Symbolication(ByteSpan input) {
+  constexpr uint64_t kUserLoad = 0x100000000;
+  constexpr uint64_t kRecordedLoad = 0x200000000;
+  SymbolFiles files(FuzzLimits());
+  if (!files.Add("fuzz", std::vector<uint8_t>(input.data(), input.data() + input.size()),
+                 kUserLoad)
+           .ok()) {
+    return;
+  }
+  ProfileGroup group;
+  Profile profile;
+  auto add_frame = [&](uint64_t address, ImageId image) {
+    Frame frame;
+    frame.name = "frame";
+    frame.address = address;
+    frame.image = image;
+    group.frames.push_back(frame);
+    StackId parent = group.stacks.size() ? static_cast<StackId>(group.stacks.size() - 1) : kEmptyStack;
+    group.stacks.parent.push_back(parent);
+    group.stacks.frame.push_back(static_cast<FrameId>(group.frames.size() - 1));
+    profile.samples.push_back(static_cast<StackId>(group.stacks.size() - 1));
+    profile.weights.push_back(1);
+  };
+  for (size_t i = 0; i < files.images().size() && i < 4; ++i) {
+    const SymbolImage& image = files.images()[i];
+    group.images.push_back(CodeImage{"fuzz", image.arch(), image.uuid(), kRecordedLoad});
+    for (uint64_t step = 0; step < 8; ++step) {
+      uint64_t offset = image.text_size() / 8 * step + step;
+      add_frame(kRecordedLoad + offset, static_cast<ImageId>(group.images.size() - 1));
+      add_frame(kUserLoad + offset, kNoImage);
+    }
+  }
+  group.profiles.push_back(std::move(profile));
+  (void)Symbolicate(files, &group, /*lines=*/input.size() % 2 == 1, /*max_stack_nodes=*/100000);
+}
+
 void FormTemplate(ByteSpan input) {
   (void)trace_bundle::ReadFormTemplate(input, FuzzLimits());
 }
@@ -277,6 +318,7 @@ const std::vector<Target>& Targets() {
       {"form_template", FormTemplate},
       {"typedstream", TypedStreamTarget},
       {"macho", MachO},
+      {"symbolication", Symbolication},
       {"bulkstore", BulkStoreRows},
       {"uniquer", UniquerArrays},
       {"symbol_archive", SymbolArchive},
