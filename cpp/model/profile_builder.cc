@@ -23,9 +23,8 @@ FrameId ProfileBuilder::InternFrame(const FrameDesc& desc) {
   if (desc.address) {
     // Unnamed frames are told apart by address and image, not by name alone.
     frame_key_.push_back('\0');
-    frame_key_.append(std::to_string(*desc.address));
-    frame_key_.push_back('@');
-    frame_key_.append(std::to_string(desc.image_id));
+    frame_key_.append(reinterpret_cast<const char*>(&*desc.address), sizeof(*desc.address));
+    frame_key_.append(reinterpret_cast<const char*>(&desc.image_id), sizeof(desc.image_id));
   }
   auto [entry, inserted] =
       frame_index_.try_emplace(frame_key_, static_cast<FrameId>(frames_.size()));
