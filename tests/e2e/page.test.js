@@ -309,6 +309,17 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
       assert.match(await page.textContent('#status'), /Named \d+ of \d+ unnamed frames from program\.dSYM\/Contents\/Resources\/DWARF\/program \(arm64\)/);
       await saveScreenshot(page, 'symbolicated');
 
+      // "By line": each address's own file and line, as llvm-symbolizer gives them.
+      const byLine = built.expected.map((stack) => stack.map(({ name, file, line, sourceFile, sourceLine }) => {
+        if (sourceLine) return { name, file: sourceFile, line: sourceLine };
+        return line === undefined ? { name } : { name, file, line };
+      }));
+      await page.check('#symbol-lines');  // the recording is read again
+      assert.equal(await settledState(page), 'loaded');
+      assert.deepEqual(stacksOf((await downloadedJson(page)).text), byLine);
+      await page.uncheck('#symbol-lines');
+      assert.equal(await settledState(page), 'loaded');
+
       // The export alone shows addresses; the dSYM dropped on the viewer names them.
       const later = await openPage(session);
       await dropPath(later, built.framesExport);

@@ -182,6 +182,7 @@ async function open(input) {
   try {
     const { file, summary } = await importTraceWithSummary(input, {
       symbols: symbols.length ? symbols : undefined,
+      symbolLines: element('symbol-lines').checked ? 'line' : 'function',
       signal: controller.signal,
       onProgress: (progress) => {
         if (importController === controller) showProgress(progress);
@@ -189,6 +190,7 @@ async function open(input) {
     });
     if (importController !== controller) return;
     current = { file, summary, name };
+    element('symbol-lines-label').hidden = !summary.symbolication?.namedFrames;
     fillRuns();
     showSelection();
     setState('loaded');
@@ -468,6 +470,10 @@ function setUpInputs() {
   document.addEventListener('paste', onPaste);
 
   element('cancel').addEventListener('click', () => importController?.abort());
+  // Frames named from symbol files, by function or by line: the recording is read again.
+  element('symbol-lines').addEventListener('change', () => {
+    if (openedInput) open(openedInput);
+  });
   element('forget-symbols').addEventListener('click', () => {
     symbols = [];
     showSymbols();
