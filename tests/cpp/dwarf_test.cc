@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -794,24 +795,28 @@ TEST_CASE("DWARF: names inside one long string, read in any order") {
   }
 }
 
-TEST_CASE("DWARF: inlined calls nested to the depth limit give one frame each") {
+// A unit whose function "f" holds `depth` inlined calls nested in one
+// another, named name(i), all covering the same addresses.
+std::vector<uint8_t> NestedInlines(int depth, const std::function<std::string(int)>& name) {
   Bytes abbrev = Abbreviation(1, kCompileUnit, true, {{kLowPc, kAddr}, {kHighPc, kData4}});
   abbrev.Append(
       Abbreviation(2, kSubprogram, true, {{kName, kString}, {kLowPc, kAddr}, {kHighPc, kData4}}));
   abbrev.Append(
       Abbreviation(3, kInlined, true, {{kName, kString}, {kLowPc, kAddr}, {kHighPc, kData4}}));
   abbrev.U8(0);
+  Bytes dies;
+  dies.Uleb(1).U64(kTextBase).U32(0x10000);
+  dies.Uleb(2).Str("f").U64(kTextBase).U32(0x10000);
+  for (int i = 0; i < depth; ++i) dies.Uleb(3).Str(name(i)).U64(kTextBase).U32(0x10000);
+  for (int i = 0; i < depth + 2; ++i) dies.U8(0);
+  return DwarfMachO({{"__debug_info", Unit4(0, dies)}, {"__debug_abbrev", abbrev}});
+}
+
+TEST_CASE("DWARF: inlined calls nested to the depth limit give one frame each") {
   for (int depth : {254, 255}) {
     DYNAMIC_SECTION(depth << " inlined calls") {
-      Bytes dies;
-      dies.Uleb(1).U64(kTextBase).U32(0x10000);
-      dies.Uleb(2).Str("f").U64(kTextBase).U32(0x10000);
-      for (int i = 0; i < depth; ++i) {
-        dies.Uleb(3).Str("i" + std::to_string(i)).U64(kTextBase).U32(0x10000);
-      }
-      for (int i = 0; i < depth + 2; ++i) dies.U8(0);
       std::vector<uint8_t> file =
-          DwarfMachO({{"__debug_info", Unit4(0, dies)}, {"__debug_abbrev", abbrev}});
+          NestedInlines(depth, [](int i) { return "i" + std::to_string(i); });
       auto info = DebugInfo::Read(OnlyImage(file));
       REQUIRE(info.ok());
       auto frames = info->Lookup(kTextBase);
@@ -831,25 +836,13 @@ TEST_CASE("DWARF: inlined calls nested to the depth limit give one frame each") 
 }
 
 TEST_CASE("DWARF: the text one lookup returns is bounded") {
-  Bytes abbrev = Abbreviation(1, kCompileUnit, true, {{kLowPc, kAddr}, {kHighPc, kData4}});
-  abbrev.Append(
-      Abbreviation(2, kSubprogram, true, {{kName, kString}, {kLowPc, kAddr}, {kHighPc, kData4}}));
-  abbrev.Append(
-      Abbreviation(3, kInlined, true, {{kName, kString}, {kLowPc, kAddr}, {kHighPc, kData4}}));
-  abbrev.U8(0);
   // 200 nested inlined calls with names of 8 KiB (1.6 MB in all) and of 24 KiB (4.8 MB).
+  constexpr int kDepth = 200;
   for (size_t name_bytes : {size_t{8} << 10, size_t{24} << 10}) {
     DYNAMIC_SECTION(name_bytes << "-byte names") {
-      Bytes dies;
-      dies.Uleb(1).U64(kTextBase).U32(0x10000);
-      dies.Uleb(2).Str("f").U64(kTextBase).U32(0x10000);
-      constexpr int kDepth = 200;
-      for (int i = 0; i < kDepth; ++i) {
-        dies.Uleb(3).Str(std::string(name_bytes, 'a' + i % 26)).U64(kTextBase).U32(0x10000);
-      }
-      for (int i = 0; i < kDepth + 2; ++i) dies.U8(0);
-      std::vector<uint8_t> file =
-          DwarfMachO({{"__debug_info", Unit4(0, dies)}, {"__debug_abbrev", abbrev}});
+      std::vector<uint8_t> file = NestedInlines(kDepth, [name_bytes](int i) {
+        return std::string(name_bytes, static_cast<char>('a' + i % 26));
+      });
       auto info = DebugInfo::Read(OnlyImage(file));
       REQUIRE(info.ok());
       auto frames = info->Lookup(kTextBase);

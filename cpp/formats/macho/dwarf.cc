@@ -298,6 +298,20 @@ uint32_t WantedAttributeBit(uint64_t attribute) {
   return 0;
 }
 
+// A reader of `section` at `offset`, which an attribute or header gave for
+// `what` ("a range list"); corrupt when the section has no such offset.
+Result<ByteReader> ReaderAt(const Section& section, uint64_t offset, const char* what) {
+  if (offset >= section.bytes.size()) {
+    return Corrupt(section,
+                   std::string(what) + " at " + std::to_string(offset) + " is beyond the " +
+                       std::to_string(section.bytes.size()) + " bytes of the section",
+                   0);
+  }
+  ByteReader reader(section.bytes, section.file_offset);
+  RETURN_IF_ERROR(reader.Seek(static_cast<size_t>(offset)));
+  return reader;
+}
+
 // The table at `offset`, its bytes charged to `budget` (see
 // kAbbrevBytesPerByte). Attributes whose form takes no bytes in the DIE
 // (flag_present, implicit_const) are kept only when this reader looks at
@@ -305,14 +319,9 @@ uint32_t WantedAttributeBit(uint64_t attribute) {
 // first occurrence, as LLVM's find does. So a DIE costs its own bytes, plus 18
 // at most, however many such attributes its abbreviation lists.
 Result<AbbrevTable> ReadAbbrevTable(const Section& section, uint64_t offset, uint64_t& budget) {
-  if (offset >= section.bytes.size()) {
-    return Corrupt(section,
-                   "abbreviation table at " + std::to_string(offset) + " is beyond the " +
-                       std::to_string(section.bytes.size()) + " bytes of the section",
-                   0);
-  }
-  ByteReader reader(section.bytes, section.file_offset);
-  RETURN_IF_ERROR(reader.Seek(static_cast<size_t>(offset)));
+  Result<ByteReader> at = ReaderAt(section, offset, "abbreviation table");
+  if (!at.ok()) return at.status();
+  ByteReader& reader = *at;
   AbbrevTable table;
   for (;;) {
     size_t start = reader.position();
@@ -815,14 +824,9 @@ struct DebugInfo::State {
   Status RangeList(const Unit& unit, uint64_t offset, std::vector<AddressRange>& out) {
     const Section& section = unit.version >= 5 ? debug_rnglists : debug_ranges;
     if (!section.present) return OkStatus();
-    if (offset >= section.bytes.size()) {
-      return Corrupt(section,
-                     "a range list at " + std::to_string(offset) + " is beyond the " +
-                         std::to_string(section.bytes.size()) + " bytes of the section",
-                     0);
-    }
-    ByteReader reader(section.bytes, section.file_offset);
-    RETURN_IF_ERROR(reader.Seek(static_cast<size_t>(offset)));
+    Result<ByteReader> at = ReaderAt(section, offset, "a range list");
+    if (!at.ok()) return at.status();
+    ByteReader& reader = *at;
     Status status =
         unit.version >= 5 ? ReadRangeList5(reader, unit, out) : ReadRangeList4(reader, unit, out);
     return InSection(section, status);
