@@ -84,6 +84,11 @@ for (const arch of ['arm64', 'x86_64']) {
     const { stderr } = await cli([built.bareExport, '--symbols', built.dsym, '-o', output]);
     assert.match(stderr, /named 0 of \d+ unnamed frames/);
     assert.match(stderr, /warning: frames still unnamed: \d+ at bare addresses \(no image named\): give each symbol file its load address/);
+
+    // A wrong load address places the file where no sample lies: said so too.
+    const wrong = await cli([built.bareExport, '--symbols', `${built.dsym}@0x200000000`, '-o', output]);
+    assert.match(wrong.stderr, /named 0 of \d+ unnamed frames/);
+    assert.match(wrong.stderr, /\d+ at bare addresses outside the symbol files as placed \(check their load addresses\)/);
     assert.match(stderr, /warning: program\.dSYM\/Contents\/Resources\/DWARF\/program \(\w+ UUID [0-9A-F-]{36}\) names no frame/);
   });
 }
