@@ -390,8 +390,7 @@ async function take(items, allSymbols = false) {
   if (target) {
     open(target);
   } else if (added.length) {
-    setStatus(`Symbols ready (${added.map((file) => file.path.split('/')[0]).filter((name, i, all) => all.indexOf(name) === i).join(', ')}): ` +
-      'now open the recording.');
+    setStatus('Symbols ready: now open the recording.');
   }
 }
 
