@@ -345,8 +345,18 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
       await dropPath(damaged, built.framesExport);
       assert.equal(await settledState(damaged), 'loaded');
 
-      // Symbols kept for the next recording are listed, and can be forgotten.
+      // An export of bare addresses is named once the load address is typed.
       await damaged.click('#open-another');
+      await damaged.setInputFiles('#symbols-input', join(built.dsym, 'Contents/Resources/DWARF/program'));
+      await damaged.fill('#load-address', '0x104a8c000');
+      await dropPath(damaged, built.bareExport);
+      assert.equal(await settledState(damaged), 'loaded');
+      assert.deepEqual(stacksOf((await downloadedJson(damaged)).text), expected);
+      await damaged.click('#open-another');
+      await damaged.fill('#load-address', '');
+      await damaged.click('#forget-symbols');
+
+      // Symbols kept for the next recording are listed, and can be forgotten.
       await damaged.setInputFiles('#symbols-input', join(built.dsym, 'Contents/Resources/DWARF/program'));
       await damaged.waitForSelector('#symbols-status:not([hidden])');
       assert.match(await damaged.textContent('#symbols-names'), /^program$/);

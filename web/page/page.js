@@ -181,7 +181,7 @@ async function open(input) {
   openedInput = input;
   try {
     const { file, summary } = await importTraceWithSummary(input, {
-      symbols: symbols.length ? symbols : undefined,
+      symbols: symbols.length ? withLoadAddress(symbols) : undefined,
       symbolLines: element('symbol-lines').checked ? 'line' : 'function',
       signal: controller.signal,
       onProgress: (progress) => {
@@ -210,6 +210,12 @@ async function open(input) {
   } finally {
     if (importController === controller) importController = null;
   }
+}
+
+/** The symbol files, placed at the load address typed for bare-address exports, if any. */
+function withLoadAddress(files) {
+  const loadAddress = element('load-address').value.trim();
+  return loadAddress ? files.map((file) => ({ ...file, loadAddress })) : files;
 }
 
 /** Lists the symbol files kept for the next recordings, by their top folder or name. */
