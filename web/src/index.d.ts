@@ -121,18 +121,19 @@ export interface ImportLimits {
 
 /** One of the user's own binaries or dSYMs, for naming the frames a trace
  * left as addresses: a Mach-O file (thin or universal: an app's executable, a
- * framework's binary, the DWARF file inside a `.dSYM`), a file of a dropped
- * `.dSYM` folder, or a zip of such files. A File or Blob alone is named by its
- * `name`. */
+ * framework's binary, the DWARF file inside a `.dSYM`), any file of a
+ * `.dSYM`, `.app` or `.xcarchive` folder (its other files are passed over:
+ * give paths with their folder, "App.dSYM/Contents/…"), or a zip of such
+ * files. A File or Blob alone is named by its `name`. */
 export interface SymbolFile {
   /** "App.app.dSYM/Contents/Resources/DWARF/App": the last component names the binary. */
   path: string;
   data: Uint8Array | ArrayBuffer | Blob;
   /** Where the image's __TEXT was loaded, for traces that record bare
    * addresses (Xcode 14.0 and older exports) and so say nothing of images:
-   * "0x104a8c000", a bigint or a number. Without it the image is taken to sit
-   * where it was linked. Traces that name images (with UUID and load address)
-   * need none. */
+   * "0x104a8c000", a bigint or a number up to 2^53. Without it, bare
+   * addresses are not named from this file (a guess would name slid code
+   * wrongly). Traces that name images (with UUID and load address) need none. */
   loadAddress?: string | bigint | number;
 }
 
@@ -266,7 +267,7 @@ export interface TraceSummary {
   warnings: { code: string; message: string }[];
   /** Present when options.symbols were given. */
   symbolication?: {
-    /** Frames the trace left unnamed (addresses). */
+    /** Frames the trace left unnamed (addresses) that samples reach. */
     unnamedFrames: number;
     /** Of those, the frames the symbol files named. */
     namedFrames: number;
