@@ -138,12 +138,11 @@ TEST_CASE("Symbolication: frames named by UUID; a caller inside its call; the tr
   const Profile& profile = group->profiles[0];
   CHECK(testing::StackText(*group, profile.samples[0]) == "main;alpha;beta");
   CHECK(testing::StackText(*group, profile.samples[1]) == "main;my_own_name");
-  for (const Frame& frame : group->frames) {
-    if (frame.name == "beta") {
-      CHECK(frame.file == (dir / "arm64.c").string());
-      CHECK(frame.line == std::optional<uint32_t>(2));
-    }
-  }
+  auto beta_frame = std::find_if(group->frames.begin(), group->frames.end(),
+                                 [](const Frame& frame) { return frame.name == "beta"; });
+  REQUIRE(beta_frame != group->frames.end());
+  CHECK(beta_frame->file == (dir / "arm64.c").string());
+  CHECK(beta_frame->line == std::optional<uint32_t>(2));
   REQUIRE(group->symbolication.has_value());
   // beta's start (a leaf and a caller, one frame of the trace) and main + 8.
   CHECK(group->symbolication->unnamed_frames == 2);

@@ -5,7 +5,6 @@
 #ifndef INSTRUMENTSCOPE_FORMATS_MACHO_MACHO_H_
 #define INSTRUMENTSCOPE_FORMATS_MACHO_MACHO_H_
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,10 +12,11 @@
 
 #include "base/byte_span.h"
 #include "base/status.h"
+#include "model/profile.h"
 
 namespace instrumentscope::macho {
 
-using Uuid = std::array<uint8_t, 16>;
+using Uuid = ImageUuid;
 
 struct Segment {
   std::string name;  // "__TEXT"
