@@ -3,9 +3,14 @@
 // Node (the CLI), the native build, and libxml2's own streaming pass
 // (xmllint --stream --noout, the floor), on exports grown from the corpus
 // (bench/grow-export.js) and on the largest corpus bundles.
+// Then the share of demangling in the import of the largest bundle and of the
+// bundles with the most mangled names, in instructions counted by valgrind's
+// callgrind (repeatable, whatever else the machine does), with and without
+// --no-demangle.
 //   node bench/run.js [--sizes 50,200,1000] [--runs 3]
-// Needs the builds (npm run build) and GNU time (/usr/bin/time); writes the
-// table to stdout and to build/bench/results.md.
+// Needs the builds (npm run build), GNU time (/usr/bin/time) and, for the
+// demangling share, valgrind; writes the tables to stdout and to
+// build/bench/results.md.
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
@@ -24,11 +29,22 @@ const BUNDLES = [
   'MulliganKyle__Thesis-EvaluationTool/Instruments4.trace',
   'Ricks__Strux/Instruments.trace',
   'axe-org__TraceUtility/TestBlock/Instruments.trace',
+  'benjaminRomano__mperf/src/test/resources/example.trace.zip',
   'shadi-gamal__uniprof/tests/fixtures/test-simple.trace.zip',
   'jlfwong__speedscope/sample/profiles/Instruments/10.0/simple-time-profile.trace.zip',
   'jlfwong__speedscope/sample/profiles/Instruments/8.3.3/simple-time-profile.trace.zip',
   'jlfwong__speedscope/sample/profiles/Instruments/9.3.1/simple-time-profile.trace.zip',
 ];
+// Where demangling costs most: the largest bundle (Swift, C++ and Rust names
+// are demangled once per distinct name, whatever the sample count), the
+// Instruments 26 Swift app, the legacy bundle with the most C++ names.
+const DEMANGLING = [
+  'IvanCaldwell__ios-astronomy-performance/Instruments.trace',
+  'benjaminRomano__mperf/src/test/resources/example.trace.zip',
+  'zapko__Tiles/Instruments3.trace',
+];
+// The most demangling may cost of an import.
+const DEMANGLING_TARGET = 0.10;
 const NATIVE = join(ROOT, 'build', 'native', 'instrumentscope-native');
 const CLI = join(ROOT, 'web', 'src', 'cli.js');
 
@@ -43,6 +59,31 @@ function measure(command, args) {
   if (result.status !== 0) fail(`${command} ${args.join(' ')} failed:\n${result.stderr}`);
   const [seconds, kilobytes] = result.stderr.trim().split('\n').at(-1).split(' ').map(Number);
   return { seconds, bytes: kilobytes * 1024 };
+}
+
+/** Instructions one run of a command executes, counted by callgrind. */
+function instructions(command, args) {
+  const result = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', command, ...args],
+    { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const collected = /Collected : (\d+)/.exec(result.stderr);
+  if (result.status !== 0 || !collected) fail(`valgrind ${command} ${args.join(' ')} failed:\n${result.stderr}`);
+  return Number(collected[1]);
+}
+
+/** Rows of the demangling table: each bundle's import with and without demangling. */
+function demanglingRows(show) {
+  let met = true;
+  for (const bundle of DEMANGLING) {
+    const path = join(CORPUS, bundle);
+    if (!existsSync(path)) continue;
+    const with_ = instructions(NATIVE, [path, '-o', '/dev/null']);
+    const without = instructions(NATIVE, [path, '-o', '/dev/null', '--no-demangle']);
+    const share = (with_ - without) / with_;
+    met = met && share <= DEMANGLING_TARGET;
+    const name = bundle.split('/').slice(0, 2).join('/').replace('__', '/');
+    show(`| ${name} | ${(with_ / 1e6).toFixed(0)} | ${(without / 1e6).toFixed(0)} | ${(share * 100).toFixed(1)}% |`);
+  }
+  return met;
 }
 
 /** The fastest of `runs` runs, with the largest peak memory seen. */
@@ -104,6 +145,16 @@ function main() {
     const bytes = sizeOf(path);
     show(row(name, bytes, 'native', best(NATIVE, [path, '-o', '/dev/null'], runs)));
     show(row(name, bytes, 'wasm (CLI)', best('node', [CLI, path, '-o', '/dev/null'], runs)));
+  }
+  if (existsSync('/usr/bin/valgrind')) {
+    show('');
+    show('| demangling, native import | million instructions | with --no-demangle | share |');
+    show('|---|---|---|---|');
+    const met = demanglingRows(show);
+    show('');
+    show(`Demangling ${met ? 'stays within' : 'exceeds'} ${DEMANGLING_TARGET * 100}% of every import above.`);
+  } else {
+    console.log('\n(valgrind is missing: no demangling share; apt-get install valgrind)');
   }
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const debian = existsSync('/etc/debian_version') ? `, Debian ${readFileSync('/etc/debian_version', 'utf8').trim()}` : '';

@@ -140,6 +140,13 @@ function main() {
       add('uniquer', Buffer.concat([length, index, withoutZeroTail(bytes)]).subarray(0, MAX_SEED));
     }
   }
+  // Demangler vectors: one mangled name a seed.
+  for (const path of files(join(CORPUS, 'demangle')).filter((file) => file.endsWith('.tsv'))) {
+    for (const line of readFileSync(path, 'utf8').split('\n').slice(1)) {
+      const mangled = line.split('\t')[0];
+      if (mangled) add('demangle', Buffer.from(mangled));
+    }
+  }
   for (const binary of machOSeeds()) {
     add('macho', binary);
     add('symbolication', binary);

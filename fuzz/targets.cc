@@ -16,10 +16,12 @@
 #include "container/keyed_archive.h"
 #include "container/typedstream.h"
 #include "container/zip.h"
+#include "demangle/demangle.h"
 #include "formats/deep_copy/deep_copy_importer.h"
 #include "formats/macho/dwarf.h"
 #include "formats/macho/macho.h"
 #include "formats/trace_bundle/form_template.h"
+#include "formats/trace_bundle/image_list.h"
 #include "formats/trace_bundle/legacy_sampler.h"
 #include "formats/trace_bundle/store.h"
 #include "formats/trace_bundle/symbol_archive.h"
@@ -166,8 +168,7 @@ void Symbolication(ByteSpan input) {
   constexpr uint64_t kUserLoad = 0x100000000;
   constexpr uint64_t kRecordedLoad = 0x200000000;
   SymbolFiles files(FuzzLimits());
-  if (!files.Add("fuzz", std::vector<uint8_t>(input.data(), input.data() + input.size()),
-                 kUserLoad)
+  if (!files.Add("fuzz", std::vector<uint8_t>(input.data(), input.data() + input.size()), kUserLoad)
            .ok()) {
     return;
   }
@@ -179,7 +180,8 @@ void Symbolication(ByteSpan input) {
     frame.address = address;
     frame.image = image;
     group.frames.push_back(frame);
-    StackId parent = group.stacks.size() ? static_cast<StackId>(group.stacks.size() - 1) : kEmptyStack;
+    StackId parent =
+        group.stacks.size() ? static_cast<StackId>(group.stacks.size() - 1) : kEmptyStack;
     group.stacks.parent.push_back(parent);
     group.stacks.frame.push_back(static_cast<FrameId>(group.frames.size() - 1));
     profile.samples.push_back(static_cast<StackId>(group.stacks.size() - 1));
@@ -302,6 +304,16 @@ void DeepCopyText(ByteSpan input) {
   if (*whole != *pieces) Disagree("deep copy: whole and in pieces give different stacks");
 }
 
+// A symbol name of any scheme, in both styles: a value or nothing, in
+// bounded time and memory, whatever the bytes.
+void DemangleName(ByteSpan input) {
+  std::string_view name = input.as_chars();
+  for (demangle::Style style : {demangle::Style::kInstruments, demangle::Style::kFull}) {
+    std::optional<std::string> readable = demangle::Demangle(name, style);
+    if (readable && readable->empty()) Disagree("demangle: an empty name");
+  }
+}
+
 void WholeImport(ByteSpan input) {
   ImportAll(input, std::max<size_t>(input.size(), 1));
 }
@@ -324,6 +336,7 @@ const std::vector<Target>& Targets() {
       {"symbol_archive", SymbolArchive},
       {"xml", XmlImport},
       {"deep_copy", DeepCopyText},
+      {"demangle", DemangleName},
       {"import", WholeImport},
   };
   return targets;

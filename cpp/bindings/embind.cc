@@ -3,6 +3,7 @@
 // chunk; results go out as a small JSON summary plus typed-array copies of the
 // stack table, samples and weights, or as speedscope JSON handed to a writer
 // piece by piece. Errors come out as {error: {...}} values, never as exceptions.
+// Beside imports, the demangler on its own: names in, readable names out.
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -10,11 +11,13 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "base/json.h"
+#include "demangle/demangle.h"
 #include "formats/names.h"
 #include "import/import.h"
 #include "import/options.h"
@@ -217,6 +220,20 @@ std::string VersionString() {
   return Version();
 }
 
+// The readable form of each of `names` (a JS array of strings) in `style`
+// ("instruments" or "full"); a name that is no mangling comes back as it is.
+val DemangleNames(val names, const std::string& style) {
+  demangle::Style chosen = style == "full" ? demangle::Style::kFull : demangle::Style::kInstruments;
+  const auto count = names["length"].as<unsigned>();
+  val readable = val::array();
+  for (unsigned i = 0; i < count; ++i) {
+    std::string name = names[i].as<std::string>();
+    std::optional<std::string> demangled = demangle::Demangle(name, chosen);
+    readable.call<void>("push", demangled ? *demangled : name);
+  }
+  return readable;
+}
+
 }  // namespace
 }  // namespace instrumentscope
 
@@ -231,4 +248,5 @@ EMSCRIPTEN_BINDINGS(instrumentscope) {
   emscripten::function("finishImportToJson", &instrumentscope::FinishImportToJson);
   emscripten::function("cancelImport", &instrumentscope::CancelImport);
   emscripten::function("version", &instrumentscope::VersionString);
+  emscripten::function("demangleNames", &instrumentscope::DemangleNames);
 }

@@ -12,6 +12,7 @@
 #include "base/byte_span.h"
 #include "base/limits.h"
 #include "base/status.h"
+#include "demangle/style.h"
 
 namespace instrumentscope {
 
@@ -25,6 +26,8 @@ struct ImportOptions {
   // first line (the default), or one per source line executing (the leaf's
   // line, each caller's call site), which splits a function by its lines.
   bool symbol_lines = false;
+  // How frame names are demangled; nullopt keeps them as the input spells them.
+  std::optional<demangle::Style> demangle = demangle::Style::kInstruments;
 };
 
 class StreamImporter {

@@ -5,8 +5,10 @@
 #include <string>
 
 #include "container/gzip.h"
+#include "demangle/frames.h"
 #include "formats/registry.h"
 #include "formats/trace_bundle/bundle_importer.h"
+#include "report/naming.h"
 #include "symbolication/symbolicate.h"
 
 #ifndef INSTRUMENTSCOPE_VERSION
@@ -179,6 +181,8 @@ Result<ProfileGroup> Import::Build() {
     RETURN_IF_ERROR(Fail(Symbolicate(symbol_files_, &*group, options_.symbol_lines,
                                      options_.limits.max_stack_nodes)));
   }
+  if (options_.demangle) demangle::DemangleFrameNames(&*group, *options_.demangle);
+  ReportNaming(&*group);
   stage_ = ImportStage::kDone;
   return group;
 }

@@ -68,6 +68,19 @@ Status ReadImportOptions(std::string_view text, ImportOptions* options) {
     }
     options->symbol_lines = lines == "line";
   }
+  if (json.contains("demangle") && !json["demangle"].is_null()) {
+    const nlohmann::json& demangle = json["demangle"];
+    if (demangle == false) {
+      options->demangle = std::nullopt;
+    } else if (demangle == true || demangle == "instruments") {
+      options->demangle = demangle::Style::kInstruments;
+    } else if (demangle == "full") {
+      options->demangle = demangle::Style::kFull;
+    } else {
+      return Status(ErrorCode::kInvalidArgument,
+                    "options.demangle must be true, false, \"instruments\" or \"full\"");
+    }
+  }
   if (!json.contains("limits") || json["limits"].is_null()) return OkStatus();
   const nlohmann::json& limits = json["limits"];
   if (!limits.is_object()) {

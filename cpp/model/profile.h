@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -91,6 +92,23 @@ struct SymbolicationReport {
   uint64_t unnamed_frames = 0;          // frames the input left unnamed
   uint64_t named_frames = 0;            // of them, named from the user's files
   std::vector<std::string> files_used;  // "App.dSYM/Contents/Resources/DWARF/App (arm64)"
+  // Why frames of an image (kNoImage: bare addresses) stayed unnamed:
+  // "no binary or dSYM given matches it", …
+  std::map<ImageId, std::string> unnamed_because;
+};
+
+// Frames left unnamed in one image, among the frames samples reach.
+struct UnnamedImage {
+  ImageId image = kNoImage;  // in ProfileGroup::images; kNoImage: frames in no known image
+  uint64_t frames = 0;       // distinct unnamed frames
+  uint64_t samples = 0;      // samples whose stacks pass through one of them
+};
+
+// How many of the frames samples reach have names, after symbolication.
+struct NamingReport {
+  uint64_t sampled_frames = 0;       // distinct frames the samples reach
+  uint64_t unnamed_frames = 0;       // of them, left unnamed (an address, "image+0x…")
+  std::vector<UnnamedImage> images;  // most samples first
 };
 
 struct ProfileGroup {
@@ -105,6 +123,7 @@ struct ProfileGroup {
   std::vector<std::string> instruments;  // "Time Profiler", … (bundles only)
   std::vector<Warning> warnings;
   std::optional<SymbolicationReport> symbolication;  // when symbol files were given
+  NamingReport naming;
 };
 }  // namespace instrumentscope
 

@@ -1,5 +1,6 @@
 #include "report/summary.h"
 
+#include "formats/names.h"
 #include "speedscope/file_format.h"
 #include "speedscope/writer.h"
 
@@ -46,6 +47,23 @@ nlohmann::json Summary(const ProfileGroup& group, SummaryFrames frames) {
     summary["symbolication"] = {{"unnamedFrames", report.unnamed_frames},
                                 {"namedFrames", report.named_frames},
                                 {"filesUsed", report.files_used}};
+  }
+  nlohmann::json& naming = summary["naming"] = {
+      {"sampledFrames", group.naming.sampled_frames},
+      {"unnamedFrames", group.naming.unnamed_frames},
+      {"images", nlohmann::json::array()},
+  };
+  for (const UnnamedImage& unnamed : group.naming.images) {
+    nlohmann::json entry = {{"image", nullptr},
+                            {"uuid", nullptr},
+                            {"frames", unnamed.frames},
+                            {"samples", unnamed.samples}};
+    if (unnamed.image != kNoImage) {
+      const CodeImage& image = group.images[unnamed.image];
+      entry["image"] = image.path;
+      if (image.uuid) entry["uuid"] = FormatUuid(*image.uuid);
+    }
+    naming["images"].push_back(std::move(entry));
   }
   if (frames == SummaryFrames::kInclude) {
     nlohmann::json& list = summary["frames"] = nlohmann::json::array();

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "base/checked_math.h"
-#include "base/demangle.h"
 #include "base/text.h"
 #include "container/zip.h"
 
@@ -11,10 +10,10 @@ namespace instrumentscope {
 
 namespace {
 
-// "_main" → "main"; "__ZN3app4stepEv" → "app::step()".
+// "_main" → "main", "__ZN3app4stepEv" → "_ZN3app4stepEv": the name without
+// Mach-O's extra underscore, still mangled (frame names are demangled later).
 std::string ReadableSymbol(std::string_view stored) {
   if (!stored.empty() && stored.front() == '_') stored.remove_prefix(1);
-  if (auto demangled = DemangleItanium(stored)) return *demangled;
   return std::string(stored);
 }
 

@@ -16,8 +16,6 @@ namespace instrumentscope {
 namespace {
 
 constexpr StackId kUnmapped = kEmptyStack - 1;
-// Images listed by name in one warning; the rest are counted.
-constexpr size_t kImagesListed = 5;
 
 // A symbol image placed in the recorded process's memory.
 struct Placement {
@@ -242,47 +240,28 @@ void Symbolicator::Report() {
   SymbolicationReport report;
   std::vector<SymbolImage>& images = files_.images();
 
-  // Images that kept unnamed frames, most frames first, saying why.
-  std::vector<std::pair<size_t, ImageId>> unnamed;
   for (const auto& [id, outcome] : outcomes_) {
     report.unnamed_frames += outcome.named.size() + outcome.unnamed.size();
     report.named_frames += outcome.named.size();
-    if (!outcome.unnamed.empty()) unnamed.emplace_back(outcome.unnamed.size(), id);
     if (outcome.matched_by_name && !outcome.named.empty()) {
       group_.warnings.push_back(
           {"SYMBOLS_MATCHED_BY_NAME",
            Describe(id) + " was named from the symbol file of the same name, not by UUID: if " +
                "that file comes from another build, the names may be wrong"});
     }
-  }
-  std::sort(unnamed.begin(), unnamed.end(), [](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first > b.first : a.second < b.second;
-  });
-  if (!unnamed.empty()) {
-    std::string message = "frames still unnamed: ";
-    for (size_t i = 0; i < unnamed.size() && i < kImagesListed; ++i) {
-      const auto& [count, id] = unnamed[i];
-      const ImageOutcome& outcome = outcomes_[id];
-      if (i > 0) message += "; ";
-      message += std::to_string(count) + " ";
-      if (id == kNoImage) {
-        message += outcome.placements.empty()
-                       ? "at bare addresses (no image named): give each symbol file its load "
-                         "address"
-                       : "at bare addresses outside the symbol files as placed (check their "
-                         "load addresses)";
-      } else {
-        message += "in " + Describe(id) +
-                   (outcome.placements.empty()
-                        ? ": no binary or dSYM given matches it"
-                        : ": its symbol file has no function there (another build?)");
-      }
+    // Why frames stayed unnamed: the naming report, which runs last, puts it
+    // in its SYMBOLS_MISSING warning.
+    if (outcome.unnamed.empty()) continue;
+    if (id == kNoImage) {
+      report.unnamed_because[id] =
+          outcome.placements.empty()
+              ? "no symbol file was given the address it was loaded at"
+              : "they lie outside the symbol files as placed (check their load addresses)";
+    } else {
+      report.unnamed_because[id] = outcome.placements.empty()
+                                       ? "no binary or dSYM given matches it"
+                                       : "its symbol file has no function there (another build?)";
     }
-    if (unnamed.size() > kImagesListed) {
-      message +=
-          "; and more in " + std::to_string(unnamed.size() - kImagesListed) + " other images";
-    }
-    group_.warnings.push_back({"SYMBOLS_MISSING", message});
   }
 
   // Files that named nothing: most likely another build of the app.

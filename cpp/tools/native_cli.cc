@@ -3,7 +3,7 @@
 // the same core as WebAssembly.
 //
 //   instrumentscope-native INPUT [-o OUT] [--run N] [--folded] [--list]
-//                          [--symbols FILE[@LOADADDR]]...
+//                          [--symbols FILE[@LOADADDR]]... [--no-demangle]
 
 #include <cstdio>
 #include <cstring>
@@ -28,7 +28,7 @@ constexpr size_t kChunkBytes = 1 << 20;
 int Usage() {
   std::fprintf(stderr,
                "usage: instrumentscope-native INPUT [-o OUT] [--run N] [--folded] [--list]\n"
-               "                              [--symbols FILE[@LOADADDR]]...\n");
+               "                              [--symbols FILE[@LOADADDR]]... [--no-demangle]\n");
   return 2;
 }
 
@@ -52,6 +52,8 @@ int main(int argc, char** argv) {
       folded = true;
     } else if (arg == "--list") {
       list = true;
+    } else if (arg == "--no-demangle") {
+      options.demangle = std::nullopt;
     } else if (arg == "--symbols" && i + 1 < argc) {
       symbol_files.push_back(argv[++i]);
     } else if (!arg.empty() && arg[0] != '-' && input_path.empty()) {

@@ -2,7 +2,6 @@
 
 #include "base/byte_reader.h"
 #include "base/checked_math.h"
-#include "base/demangle.h"
 #include "base/integer_map.h"
 #include "base/paged_vector.h"
 #include "base/status.h"
@@ -159,26 +158,6 @@ TEST_CASE("IntegerMap finds what it holds, through growth and colliding keys") {
   CHECK(map.Find(0) == 7);
   CHECK(map.Find(1) == IntegerMap::kNoValue);
   CHECK(map.Find(UINT64_MAX) == IntegerMap::kNoValue);
-}
-
-TEST_CASE("Itanium names demangle as Apple's tools print them") {
-  // Names from the symbol archives of an Instruments 16 bundle, with the
-  // spelling its xctrace export gives them.
-  CHECK(DemangleItanium("__ZN5dyld4L7prepareERNS_4APIsEPKN6mach_o6HeaderE") ==
-        "dyld4::prepare(dyld4::APIs&, mach_o::Header const*)");
-  CHECK(DemangleItanium("_ZN5dyld4L7prepareERNS_4APIsEPKN6mach_o6HeaderE") ==
-        "dyld4::prepare(dyld4::APIs&, mach_o::Header const*)");
-  CHECK(DemangleItanium("____ZNK5dyld46Loader25findAndRunAllInitializersERNS_12RuntimeStateE_block_"
-                        "invoke.204") ==
-        "invocation function for block in "
-        "dyld4::Loader::findAndRunAllInitializers(dyld4::RuntimeState&) const");
-  CHECK(DemangleItanium("__ZN10AAREncoder6encodeER10ByteStream") ==
-        "AAREncoder::encode(ByteStream&)");
-  // Not mangled: C names, nonsense.
-  CHECK_FALSE(DemangleItanium("_main"));
-  CHECK_FALSE(DemangleItanium("start"));
-  CHECK_FALSE(DemangleItanium("__Z"));
-  CHECK_FALSE(DemangleItanium(""));
 }
 
 }  // namespace

@@ -33,6 +33,16 @@ std::string ReadText(const std::string& path) {
 // tests/js/golden.test.js builds the same from the wasm build's output.
 constexpr size_t kSummaryProfiles = 20;
 
+// The naming counts, and the images with most unnamed samples.
+constexpr size_t kSummaryImages = 10;
+
+nlohmann::json NamingGolden(nlohmann::json naming) {
+  if (naming["images"].size() > kSummaryImages) {
+    naming["images"].erase(naming["images"].begin() + kSummaryImages, naming["images"].end());
+  }
+  return naming;
+}
+
 std::string SummaryGolden(const ProfileGroup& group, const std::string& json) {
   nlohmann::json summary = Summary(group, SummaryFrames::kOmit);
   std::vector<nlohmann::json> profiles = summary["profiles"];
@@ -52,6 +62,7 @@ std::string SummaryGolden(const ProfileGroup& group, const std::string& json) {
       {"busiestProfiles", profiles},
       {"tables", summary["tables"]},
       {"warnings", summary["warnings"]},
+      {"naming", NamingGolden(summary["naming"])},
       {"speedscopeJson", {{"bytes", json.size()}, {"crc32", crc}}},
   };
   return DumpJson(golden, 2) + "\n";

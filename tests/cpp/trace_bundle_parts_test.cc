@@ -6,6 +6,7 @@
 #include "container/file_tree.h"
 #include "formats/trace_bundle/bundle_importer.h"
 #include "formats/trace_bundle/form_template.h"
+#include "formats/trace_bundle/image_list.h"
 #include "formats/trace_bundle/store.h"
 #include "formats/trace_bundle/symbol_archive.h"
 #include "formats/trace_bundle/symbols.h"
@@ -273,17 +274,18 @@ std::vector<uint8_t> MakeArchive() {
   return out;
 }
 
-TEST_CASE("Symbol archives: functions, inlined calls, demangled names, damage") {
+TEST_CASE("Symbol archives: functions, inlined calls, names as stored, damage") {
   std::vector<uint8_t> bytes = MakeArchive();
   auto archive = SymbolArchive::Parse(ByteSpan(bytes.data(), bytes.size()));
   REQUIRE(archive.ok());
   CHECK(FormatUuid(archive->uuid()) == "A0A1A2A3-A4A5-A6A7-A8A9-AAABACADAEAF");
-  CHECK(archive->Lookup(0x100) == "outer");
-  CHECK(archive->Lookup(0x115) == "a::inner()");
-  CHECK(archive->Lookup(0x120) == "outer");
-  CHECK(archive->Lookup(0x142) == "a::inner()");
-  CHECK(archive->Lookup(0x149) == "leaf");
-  CHECK(archive->Lookup(0x17F) == "outer");
+  CHECK(archive->Lookup(0x100)->name == "outer");
+  CHECK(archive->Lookup(0x115)->name == "__ZN1a5innerEv");  // demangled later
+  CHECK(archive->Lookup(0x120)->name == "outer");
+  CHECK(archive->Lookup(0x142)->name == "__ZN1a5innerEv");
+  CHECK(archive->Lookup(0x149)->name == "leaf");
+  CHECK(archive->Lookup(0x17F)->name == "outer");
+  CHECK(archive->Lookup(0x17F)->start == 0x100);
   CHECK_FALSE(archive->Lookup(0x180));  // past the function: unresolved
   CHECK_FALSE(archive->Lookup(0xFF));
 
@@ -308,6 +310,32 @@ TEST_CASE("Symbol archives: functions, inlined calls, demangled names, damage") 
   auto looped = SymbolArchive::Parse(ByteSpan(cyclic.data(), cyclic.size()));
   REQUIRE(looped.ok());
   CHECK(looped->Lookup(0x149).has_value());
+}
+
+TEST_CASE("Symbol archives: a function Instruments could not name is known by its start") {
+  // As Instruments 26 stores stripped code: the function's runtime address
+  // as both names (flags 0x11420401).
+  const std::string strings = std::string(
+      "MACH_HEADER\0"
+      "0x1851eb834\0",
+      24);
+  std::vector<uint8_t> out(0x60, 0);
+  auto put = [&out](size_t at, uint32_t value) {
+    for (int i = 0; i < 4; ++i) out[at + i] = static_cast<uint8_t>(value >> (8 * i));
+  };
+  put(0, 7);
+  put(0x10, 1);
+  put(0x54, static_cast<uint32_t>(strings.size()));
+  for (uint32_t field : {0x95834u, 0x20u, 0x11420401u, 12u, 12u, 0xFFFFFFFFu}) PutU32(out, field);
+  out.insert(out.end(), strings.begin(), strings.end());
+  put(4, static_cast<uint32_t>(out.size()));
+  auto archive = SymbolArchive::Parse(ByteSpan(out.data(), out.size()));
+  REQUIRE(archive.ok());
+  auto function = archive->Lookup(0x95840);
+  REQUIRE(function);
+  CHECK(function->name.empty());
+  CHECK(function->start == 0x95834);
+  CHECK_FALSE(archive->Lookup(0x95854));
 }
 
 TEST_CASE("Image lists place each image's __TEXT, and refuse damage") {
@@ -335,16 +363,54 @@ TEST_CASE("Image lists place each image's __TEXT, and refuse damage") {
   };
   image(0x11, 0x7FFFFFFFFFFFFFFF, "/usr/bin/app", 0x102C04000);
   image(0x22, 0x1E31CD734323, "/usr/lib/dyld", 0x102CA4000);
-  auto images = ParseImageList(ByteSpan(blob.data(), blob.size()));
-  REQUIRE(images.ok());
-  REQUIRE(images->size() == 2);
-  CHECK((*images)[0].path == "/usr/bin/app");
-  CHECK((*images)[0].text_start == 0x102C04000);
-  CHECK((*images)[0].text_size == 0x4000);
-  CHECK_FALSE((*images)[0].unloaded);
-  CHECK((*images)[1].unloaded);
-  CHECK((*images)[1].uuid[0] == 0x22);
+  auto list = ParseImageList(ByteSpan(blob.data(), blob.size()));
+  REQUIRE(list.ok());
+  const std::vector<ProcessImage>& images = list->images;
+  REQUIRE(images.size() == 2);
+  CHECK(images[0].path == "/usr/bin/app");
+  CHECK(images[0].text_start == 0x102C04000);
+  CHECK(images[0].text_size == 0x4000);
+  CHECK_FALSE(images[0].unloaded);
+  CHECK(images[1].unloaded);
+  CHECK(images[1].uuid[0] == 0x22);
+  CHECK_FALSE(list->shared_cache);
+  CHECK(list->unread_trailer.empty());
 
+  SECTION("a trailer naming the shared cache and its base") {
+    std::vector<uint8_t> trailed = blob;
+    PutU32(trailed, 0x00C0FFEE);
+    PutU32(trailed, 4);
+    for (int i = 0; i < 16; ++i) trailed.push_back(0x88);
+    PutU64(trailed, 0x180000000);
+    auto read = ParseImageList(ByteSpan(trailed.data(), trailed.size()));
+    REQUIRE(read.ok());
+    REQUIRE(read->shared_cache);
+    CHECK(read->shared_cache->uuid[15] == 0x88);
+    CHECK(read->shared_cache->base == 0x180000000);
+    // Another trailer version is named with its bytes, and the images still read.
+    trailed[blob.size() + 4] = 5;
+    read = ParseImageList(ByteSpan(trailed.data(), trailed.size()));
+    REQUIRE(read.ok());
+    CHECK_FALSE(read->shared_cache);
+    CHECK(read->images.size() == 2);
+    CHECK(read->unread_trailer.find("ee ff c0 00 05 00 00 00") != std::string::npos);
+  }
+  SECTION("the kernel's placeholder trailer names no cache") {
+    std::vector<uint8_t> trailed = blob;
+    PutU32(trailed, 0x00C0FFEE);
+    PutU32(trailed, 4);
+    for (uint8_t i = 0; i < 16; ++i) trailed.push_back(i);
+    PutU64(trailed, 0);
+    auto read = ParseImageList(ByteSpan(trailed.data(), trailed.size()));
+    REQUIRE(read.ok());
+    CHECK_FALSE(read->shared_cache);
+  }
+
+  std::vector<uint8_t> new_version = blob;
+  new_version[4] = 2;
+  auto refused = ParseImageList(ByteSpan(new_version.data(), new_version.size()));
+  CHECK(refused.status().code() == ErrorCode::kBundleUnsupported);
+  CHECK(refused.status().message().find("version 2") != std::string::npos);
   std::vector<uint8_t> bad_magic = blob;
   bad_magic[0] = 0;
   CHECK(ParseImageList(ByteSpan(bad_magic.data(), bad_magic.size())).status().code() ==
@@ -355,6 +421,22 @@ TEST_CASE("Image lists place each image's __TEXT, and refuse damage") {
         ErrorCode::kBundleCorrupt);
   std::vector<uint8_t> cut(blob.begin(), blob.end() - 10);
   CHECK_FALSE(ParseImageList(ByteSpan(cut.data(), cut.size())).ok());
+}
+
+TEST_CASE("Shared-cache images are placed at the process's cache base") {
+  SharedCacheImages cache;
+  cache[0x70000] = ProcessImage{{1}, "/usr/lib/libobjc.A.dylib", 0x70000, 0x3D288, false};
+  cache[0xAE000] = ProcessImage{{2}, "/usr/lib/system/libdyld.dylib", 0xAE000, 0x2BB29, false};
+  std::vector<ProcessImage> all = PlaceSharedCache(cache, 0x180000000, {});
+  REQUIRE(all.size() == 2);
+  CHECK(all[0].text_start == 0x180070000);
+  CHECK(all[1].text_start == 0x1800AE000);
+  // Only the images the process lists, when it lists them; unknown keys are passed over.
+  std::vector<ProcessImage> loaded = PlaceSharedCache(cache, 0x180000000, {0xAE000, 0x1234});
+  REQUIRE(loaded.size() == 1);
+  CHECK(loaded[0].path == "/usr/lib/system/libdyld.dylib");
+  // A base that would overflow places nothing.
+  CHECK(PlaceSharedCache(cache, ~uint64_t{0} - 0x1000, {}).empty());
 }
 
 TEST_CASE("File trees: folders, junk, roots one level down, zips inside zips") {

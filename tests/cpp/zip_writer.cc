@@ -2,6 +2,9 @@
 
 #include <zlib.h>
 
+#include <catch2/catch.hpp>
+
+#include "container/zip.h"
 #include "test_support.h"
 
 namespace instrumentscope::testing {
@@ -128,6 +131,20 @@ std::vector<uint8_t> WriteZip(const std::vector<Member>& members, bool zip64_end
   Put(out, comment.size(), 2);
   PutText(out, comment);
   return out;
+}
+
+std::vector<uint8_t> ZipWithout(const std::string& path, const std::string& left_out) {
+  std::vector<uint8_t> original = ReadFile(path);
+  auto zip = ZipArchive::Open(ByteSpan(original.data(), original.size()), Limits{});
+  REQUIRE(zip.ok());
+  std::vector<Member> members;
+  for (const ZipEntry& entry : zip->entries()) {
+    if (entry.is_directory || entry.name.find(left_out) != std::string::npos) continue;
+    auto bytes = zip->Extract(entry);
+    REQUIRE(bytes.ok());
+    members.push_back({entry.name, std::string(bytes->begin(), bytes->end())});
+  }
+  return WriteZip(members);
 }
 
 }  // namespace instrumentscope::testing

@@ -40,6 +40,10 @@ uint32_t Crc32(const std::string& data);
 std::vector<uint8_t> WriteZip(const std::vector<Member>& members, bool zip64_end = false,
                               const std::string& comment = "");
 
+// The zip at `path` written again without the files whose names contain
+// `left_out` (a bundle without its symbol archives, say).
+std::vector<uint8_t> ZipWithout(const std::string& path, const std::string& left_out);
+
 }  // namespace instrumentscope::testing
 
 #endif  // INSTRUMENTSCOPE_TESTS_CPP_ZIP_WRITER_H_

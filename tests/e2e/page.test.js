@@ -19,6 +19,7 @@ import {
   downloadedJson,
   dropPath,
   heaviestRoot,
+  leftEdgeNames,
   openPage,
   saveScreenshot,
   settledState,
@@ -30,6 +31,8 @@ const BUNDLE_FOLDER = 'axe-org__TraceUtility/TestBlock/Instruments.trace';
 const FOUR_RUNS_FOLDER = 'IvanCaldwell__ios-astronomy-performance/Instruments.trace';
 const LEGACY_FOLDER = 'jlfwong__speedscope/sample/cpp/timeprofile.trace';
 const DEEP_COPY = 'jlfwong__speedscope/sample/profiles/Instruments/16.0/simple-time-profile-deep-copy.txt';
+const SWIFTUI_26 = 'benjaminRomano__mperf/src/test/resources/example.trace.zip';
+const BARE_ADDRESSES = 'openjdk__jmh/jmh-core/src/test/resources/org.openjdk.jmh.profile.xctrace/time-profile.xcode12.5.xml';
 const SKIP = CHROMIUM_SKIP || CORPUS_SKIP;
 
 function golden(path) {
@@ -73,6 +76,43 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
       'simple-time-profile.speedscope.json');
     assert.match(await page.textContent('#status'), /4,646 samples in 1 thread\b/);
     await saveScreenshot(page, 'zipped-trace');
+    assertCleanPage(page);
+  });
+
+  test('an Instruments 26 recording of a Swift app shows Swift and system names, not addresses', { skip: SKIP }, async () => {
+    const page = await openPage(session);
+    await dropPath(page, corpusFile(SWIFTUI_26));
+    assert.equal(await settledState(page), 'loaded');
+    await assertShowsGolden(page, 'trace_bundle/mperf-26.0-swiftui-simulator', 'example.speedscope.json');
+    // The heaviest path, as speedscope draws it: from the process's start
+    // through the run loop to the app's own work, every row a name.
+    const names = await leftEdgeNames(page);
+    const expected = ['start', 'static perftestexampleApp.$main()', 'UIApplicationMain', 'GSEventRunModal',
+      '__CFRunLoopRun', 'closure #1 in CPUStressView.startWork()', 'static CPUStressWork.expensiveLoop(iterationCount:)'];
+    let at = -1;
+    for (const name of expected) {
+      const next = names.indexOf(name, at + 1);
+      assert.ok(next > at, `${name} after ${names[at]} in ${JSON.stringify(names)}`);
+      at = next;
+    }
+    // One frame of the simulator's loader lies in no image the recording lists.
+    assert.deepEqual(names.filter((name) => /^(\$s|_\$s|0x)/.test(name)), ['0x100df53d0']);
+    // The status line counts the names; the few left unnamed are no SYMBOLS_MISSING.
+    const status = await page.textContent('#status');
+    assert.match(status, /917 of 993 frames named \(92\.3%\)/);
+    assert.doesNotMatch(status, /SYMBOLS_MISSING/);
+    await saveScreenshot(page, 'instruments-26-swiftui');
+    assertCleanPage(page);
+  });
+
+  test('an export of bare addresses says in the status line that symbols are missing', { skip: SKIP }, async () => {
+    const page = await openPage(session);
+    await page.setInputFiles('#file-input', corpusFile(BARE_ADDRESSES));
+    assert.equal(await settledState(page), 'loaded');
+    const status = await page.textContent('#status');
+    assert.match(status, /5 of 50 frames named \(10%\)/);
+    assert.match(status, /SYMBOLS_MISSING: unnamed frames make up 87% of the flame graph of find 0xe9f21 — find \(pid 23759\): 45 frames in 98 samples at bare addresses\. Give the app's binary or dSYM with the address it was loaded at/);
+    await saveScreenshot(page, 'symbols-missing');
     assertCleanPage(page);
   });
 

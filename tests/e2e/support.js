@@ -138,6 +138,30 @@ export async function assertFlameGraphShows(page, expectedRoot) {
   assert.fail('no frame of the flame graph answered the hover');
 }
 
+/**
+ * The frame names down the left edge of speedscope's left-heavy flame graph,
+ * root first: the heaviest path, as speedscope's tooltips name each row.
+ */
+export async function leftEdgeNames(page) {
+  const viewer = page.frameLocator('#viewer iframe');
+  await viewer.getByText('Left Heavy').waitFor();
+  const box = await page.locator('#viewer iframe').boundingBox();
+  await page.mouse.move(box.x + box.width - 1, box.y + box.height - 1);
+  const idle = await viewer.locator('body').innerText();
+  const names = [];
+  for (let y = 20; y < box.height; y += 4) {
+    await page.mouse.move(box.x + 8, box.y + y);
+    const text = await viewer.locator('body').innerText();
+    if (text === idle) continue;
+    // "4.64s (>99%) start", then the frame's file.
+    const [heading] = text.replace(idle, '').trim().split('\n');
+    const name = heading.replace(/^\S+ \([^)]*\) /, '');
+    if (names.at(-1) !== name) names.push(name);
+  }
+  await page.mouse.move(box.x + box.width - 1, box.y + box.height - 1);
+  return names;
+}
+
 /** The JSON "Download .speedscope.json" saves, and the file name it offers. */
 export async function downloadedJson(page) {
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);

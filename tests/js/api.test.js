@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
 
-import { ImportError, importTrace, importTraceWithSummary } from 'instrumentscope';
+import { ImportError, demangle, importTrace, importTraceWithSummary } from 'instrumentscope';
 
 import { CORPUS_SKIP, JMH, ROOT, UNIPROF_EXPORT, corpusFile, folderFiles, packageVersion } from './support.js';
 
@@ -237,4 +237,18 @@ test('a .trace folder as a list of files: only the files the importer needs are 
   const zipped = readFileSync(corpusFile('jlfwong__speedscope/sample/profiles/Instruments/10.0/simple-time-profile.trace.zip'));
   const fromBytes = await importTrace(zipped, { name: 'x' });
   assert.equal(fromBytes.profiles.length, 6);
+});
+
+test('demangle() names Swift, Rust and C++ symbols in either style, and leaves other names', async () => {
+  const swift = '$s15perftestexample13CPUStressWorkO13expensiveLoop14iterationCountySi_tFZ';
+  assert.equal(await demangle(swift), 'static CPUStressWork.expensiveLoop(iterationCount:)');
+  assert.equal(await demangle(swift, { style: 'full' }),
+    'static perftestexample.CPUStressWork.expensiveLoop(iterationCount: Swift.Int) -> ()');
+  assert.deepEqual(
+    await demangle(['__ZN10AAREncoder6encodeER10ByteStream', 'std::rt::lang_start_internal::hc453db0ee48af82e',
+      '-[UIApplication _run]', 'main', '']),
+    ['AAREncoder::encode(ByteStream&)', 'std::rt::lang_start_internal', '-[UIApplication _run]', 'main', ''],
+  );
+  await assert.rejects(demangle(swift, { style: 'simplified' }), /options\.style must be/);
+  await assert.rejects(demangle(42), /takes a string or an array of strings/);
 });

@@ -40,7 +40,33 @@ test('--list shows runs, tables, processes and threads with sample counts', { sk
     '    process java (pid 23369): 105 samples, 10 threads',
     '      ThreadJavaMain 0xe787e: 55 samples  [busiest]',
   ]);
-  assert.equal(lines.length, 13);
+  assert.equal(lines.length, 14);
+  assert.equal(lines.at(-1), 'Names: 365 of 380 sampled frames named (96%)');
+});
+
+test('demangle: names from the command line or a line at a time from standard input', async () => {
+  const swift = '$s15perftestexample0A3AppV5$mainyyFZ';
+  const args = await run('demangle', swift, '_ZN3foo3barEv', 'not-mangled');
+  assert.equal(args.code, 0, args.stderr);
+  assert.equal(args.stdout, 'static perftestexampleApp.$main()\nfoo::bar()\nnot-mangled\n');
+  const full = await run('demangle', '--full', swift);
+  assert.equal(full.stdout, 'static perftestexample.perftestexampleApp.$main() -> ()\n');
+  const child = execFile('node', [CLI, 'demangle']);
+  let stdout = '';
+  child.stdout.on('data', (chunk) => { stdout += chunk; });
+  child.stdin.end('_$s7SwiftUI3AppPAAE4mainyyFZ\n__ZN3std2rt19lang_start_internal17hc453db0ee48af82eE\n\n');
+  await new Promise((resolve) => child.on('close', resolve));
+  assert.equal(stdout, 'static App.main()\nstd::rt::lang_start_internal\n\n');
+});
+
+test('--no-demangle keeps names as the recording spells them; --full-names prints them whole', { skip: CORPUS_SKIP }, async () => {
+  const copy = corpusFile('jlfwong__speedscope/sample/profiles/Instruments/13.4/cycles-example-deep-copy.txt');
+  const names = async (...flags) => JSON.parse((await run(copy, ...flags)).stdout).shared.frames.map((frame) => frame.name);
+  assert.ok((await names()).includes('std::rt::lang_start_internal'));
+  assert.ok((await names('--full-names')).includes('std::rt::lang_start_internal::hc453db0ee48af82e'));
+  assert.ok((await names('--no-demangle')).includes('std::rt::lang_start_internal::hc453db0ee48af82e'));
+  assert.ok((await names('--no-demangle')).includes('std::rt::lang_start::_$u7b$$u7b$closure$u7d$$u7d$::hd856f2663871206c'));
+  assert.equal((await run(copy, '--full')).code, 2);
 });
 
 test('bad input: a non-zero exit and a one-line reason', async () => {

@@ -97,7 +97,9 @@ for (const { file, key, process, onlyInSpeedscope } of CASES) {
       process ? stack.slice(process.length + 1) : stack,
       weight,
     ]);
-    const { file: ours, summary } = await importTraceWithSummary(readFileSync(corpusFile(`${INSTRUMENTS}/${file}`)));
+    // speedscope shows names as the copy spells them: so do we, for the comparison.
+    const { file: ours, summary } = await importTraceWithSummary(
+      readFileSync(corpusFile(`${INSTRUMENTS}/${file}`)), { demangle: false });
     assertSpeedscopeSchema(ours);
     assert.equal(ours.profiles.length, 1);
     if (process) assert.equal(`${summary.profiles[0].processName} (${summary.profiles[0].pid})`, process);
@@ -109,6 +111,20 @@ for (const { file, key, process, onlyInSpeedscope } of CASES) {
     );
   });
 }
+
+test('Deep Copy 13.4: Rust names as Rust tools print them, or in full, or as the copy spells them', { skip: CORPUS_SKIP }, async () => {
+  const input = readFileSync(corpusFile(`${INSTRUMENTS}/13.4/cycles-example-deep-copy.txt`));
+  const names = async (demangle) => (await importTrace(input, { demangle })).shared.frames.map((frame) => frame.name);
+  const readable = await names(undefined);
+  assert.ok(readable.includes('<&std::io::stdio::Stdout as std::io::Write>::write_fmt'));
+  assert.ok(readable.includes('std::rt::lang_start::{{closure}}'));
+  assert.ok(!readable.some((name) => /::h[0-9a-f]{16}$|\$LT\$|\$u20\$/.test(name)), readable.join('\n'));
+  const full = await names('full');
+  assert.ok(full.includes('<&std::io::stdio::Stdout as std::io::Write>::write_fmt::h2cb06dcd2b172844'));
+  const asSpelled = await names(false);
+  assert.ok(asSpelled.includes('_$LT$$RF$std..io..stdio..Stdout$u20$as$u20$std..io..Write$GT$::write_fmt::h2cb06dcd2b172844'));
+  await assert.rejects(importTrace(input, { demangle: 'swift' }), /options\.demangle must be/);
+});
 
 test('Deep Copy 7.3.1: whole milliseconds, so the weights are speedscope\'s too', { skip: CORPUS_SKIP }, async () => {
   const ours = await importTrace(readFileSync(corpusFile(`${INSTRUMENTS}/7.3.1/simple-time-profile-deep-copy.txt`)));

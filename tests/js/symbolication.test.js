@@ -83,12 +83,12 @@ for (const arch of ['arm64', 'x86_64']) {
     // Without it, bare addresses cannot be placed: nothing is named, and the warning says why.
     const { stderr } = await cli([built.bareExport, '--symbols', built.dsym, '-o', output]);
     assert.match(stderr, /named 0 of \d+ unnamed frames/);
-    assert.match(stderr, /warning: frames still unnamed: \d+ at bare addresses \(no image named\): give each symbol file its load address/);
+    assert.match(stderr, /warning: unnamed frames make up 100% of the flame graph of Main Thread 0x10 — program \(pid 7\): \d+ frames in \d+ samples at bare addresses, no symbol file was given the address it was loaded at\n/);
 
     // A wrong load address places the file where no sample lies: said so too.
     const wrong = await cli([built.bareExport, '--symbols', `${built.dsym}@0x200000000`, '-o', output]);
     assert.match(wrong.stderr, /named 0 of \d+ unnamed frames/);
-    assert.match(wrong.stderr, /\d+ at bare addresses outside the symbol files as placed \(check their load addresses\)/);
+    assert.match(wrong.stderr, /\d+ frames in \d+ samples at bare addresses, they lie outside the symbol files as placed \(check their load addresses\)/);
     assert.match(stderr, /warning: program\.dSYM\/Contents\/Resources\/DWARF\/program \(\w+ UUID [0-9A-F-]{36}\) names no frame/);
   });
 }

@@ -2,6 +2,7 @@
 // accept the ways the README and index.d.ts show it being used.
 import {
   ImportError,
+  demangle,
   importTrace,
   importTraceWithSummary,
   serializeSpeedscope,
@@ -54,6 +55,16 @@ async function symbolicate(export_: Blob, dsym: File[], binary: Uint8Array) {
   return `${named} of ${summary.symbolication?.unnamedFrames}: ${summary.symbolication?.filesUsed.join(', ')}`;
 }
 
+// Names as the recording spells them, then the demangler on its own.
+async function names(bytes: Uint8Array) {
+  const { file, summary } = await importTraceWithSummary(bytes, { demangle: false });
+  const unnamed: number = summary.naming.unnamedFrames / summary.naming.sampledFrames;
+  const worst: string | null = summary.naming.images[0]?.image ?? null;
+  const one: string = await demangle(file.shared.frames[0].name);
+  const many: string[] = await demangle(['_ZN3foo3barEv', 'main'], { style: 'full' });
+  return { unnamed, worst, one, many };
+}
+
 function explain(error: unknown): string {
   if (error instanceof ImportError) {
     const code: ImportErrorCode = error.code;
@@ -62,4 +73,4 @@ function explain(error: unknown): string {
   return String(error);
 }
 
-export { convert, explain, openFolder, paste, symbolicate };
+export { convert, explain, names, openFolder, paste, symbolicate };

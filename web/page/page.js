@@ -198,7 +198,8 @@ async function open(input) {
     setStatus(`${name}: ${plural(samples, 'sample')} in ${plural(summary.profiles.length, 'thread')}` +
       (summary.instruments.length ? `, recorded with ${summary.instruments.join(', ')}` : '') +
       (summary.symbolication ? `. ${symbolicationText(summary.symbolication)}` : '') +
-      summary.warnings.map((warning) => `. ${warning.message}`).join(''));
+      `. ${namingText(summary.naming)}` +
+      summary.warnings.map((warning) => `. ${warning.code}: ${warning.message}`).join(''));
   } catch (error) {
     if (importController !== controller) return;
     if (error?.name === 'AbortError') {
@@ -223,6 +224,12 @@ function showSymbols() {
   const names = [...new Set(symbols.map((file) => file.path.split('/')[0]))];
   element('symbols-names').textContent = names.join(', ');
   element('symbols-status').hidden = names.length === 0;
+}
+
+function namingText({ sampledFrames, unnamedFrames }) {
+  const named = sampledFrames - unnamedFrames;
+  const share = sampledFrames ? ` (${Math.floor((named / sampledFrames) * 1000) / 10}%)` : '';
+  return `${formatCount(named)} of ${plural(sampledFrames, 'frame')} named${share}`;
 }
 
 function symbolicationText({ unnamedFrames, namedFrames, filesUsed }) {

@@ -1,20 +1,24 @@
 #!/usr/bin/env node
 // instrumentscope INPUT [-o OUT.json] [--run N] [--list] [--limit NAME=N] [--symbols PATH]
+// instrumentscope demangle [--full] [NAME...]
 // Converts an Instruments recording (a .trace folder or zip, an xctrace export,
 // or a Deep Copy) to a speedscope file, running the same WebAssembly core as the
-// browser.
+// browser; or demangles symbol names, like c++filt.
 
 import { closeSync, fstatSync, openAsBlob, openSync, unlinkSync, writeSync } from 'node:fs';
 import { open, readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { importHere } from './core.js';
+import { createInterface } from 'node:readline';
+
+import { demangleHere, importHere } from './core.js';
 import { CHUNK_BYTES } from './input.js';
 import { ImportError } from './node.js';
 
 const USAGE = `usage: instrumentscope INPUT [-o OUT.json] [--run N] [--symbols PATH...] [--limit NAME=N...]
        instrumentscope INPUT --list [--run N]
+       instrumentscope demangle [--full] [NAME...]
 
 Converts an Instruments recording to a speedscope profile
 (https://www.speedscope.app). INPUT is a .trace bundle (a folder, or a zip of
@@ -34,8 +38,16 @@ or the text of an Instruments Deep Copy of a call tree; - reads standard input
                      sampled, callers' call sites) instead of one per function
       --limit NAME=N change one of the importer's limits (maxSamples=100000000;
                      the README's "Limits" lists them), as often as needed
+      --full-names   show mangled names (Swift, Rust, C++) in full, as
+                     swift-demangle, rustc-demangle and c++filt print them,
+                     not as Instruments shows them
+      --no-demangle  keep frame names exactly as the recording spells them
   -h, --help         show this help
-  -v, --version      show the version`;
+  -v, --version      show the version
+
+demangle prints each NAME (or each line of standard input when no NAME is
+given) made readable, one per line, as Instruments shows it or, with --full,
+in full; a name that is no Swift, Rust or C++ mangling prints unchanged.`;
 
 function fail(message, exitCode = 1) {
   process.stderr.write(`instrumentscope: ${message}\n`);
@@ -52,6 +64,9 @@ function parseCommandLine() {
         list: { type: 'boolean' },
         symbols: { type: 'string', short: 's', multiple: true },
         'symbol-lines': { type: 'boolean' },
+        'full-names': { type: 'boolean' },
+        'no-demangle': { type: 'boolean' },
+        full: { type: 'boolean' },
         limit: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -140,8 +155,37 @@ function formatList(summary) {
       lines.push(`  other tables (not read): ${names.join(', ')}`);
     }
   }
+  lines.push(namingNote(summary.naming));
   for (const warning of summary.warnings) lines.push(`warning: ${warning.message}`);
   return lines.join('\n') + '\n';
+}
+
+function namingNote({ sampledFrames, unnamedFrames }) {
+  const named = sampledFrames - unnamedFrames;
+  const share = sampledFrames ? ` (${Math.floor((named / sampledFrames) * 1000) / 10}%)` : '';
+  return `Names: ${named.toLocaleString('en')} of ${count(sampledFrames, 'sampled frame')} named${share}`;
+}
+
+// `instrumentscope demangle`: each name, or each line of standard input, readable.
+async function demangleCommand(names, full) {
+  const style = full ? 'full' : 'instruments';
+  if (names.length) {
+    process.stdout.write((await demangleHere(names, style)).map((name) => `${name}\n`).join(''));
+    return;
+  }
+  // A batch of lines at a time: one call into the core per batch, output as it comes.
+  let batch = [];
+  const flush = async () => {
+    if (!batch.length) return;
+    const readable = await demangleHere(batch, style);
+    batch = [];
+    process.stdout.write(readable.map((name) => `${name}\n`).join(''));
+  };
+  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    batch.push(line);
+    if (batch.length >= 1024) await flush();
+  }
+  await flush();
 }
 
 // A reader that stops early (`instrumentscope x.xml | head`) is not an error.
@@ -266,6 +310,11 @@ async function main() {
     process.stdout.write(`instrumentscope ${pkg.version}\n`);
     return;
   }
+  if (positionals[0] === 'demangle') {
+    await demangleCommand(positionals.slice(1), values.full);
+    return;
+  }
+  if (values.full) fail(`--full is an option of demangle; for a recording, --full-names\n${USAGE}`, 2);
   if (positionals.length !== 1) fail(`expected one INPUT file\n${USAGE}`, 2);
   const [inputPath] = positionals;
   let run;
@@ -292,8 +341,10 @@ async function main() {
     const input = fromStdin ? process.stdin
       : info.isDirectory() ? await folderFiles(inputPath) : fileChunks(inputPath);
     const size = info && !info.isDirectory() ? info.size : undefined;
+    const demangle = values['no-demangle'] ? false : values['full-names'] ? 'full' : 'instruments';
     const options = {
-      run, limits, symbols, symbolLines: values['symbol-lines'] ? 'line' : undefined, onProgress: progressPrinter(size),
+      run, limits, symbols, demangle, symbolLines: values['symbol-lines'] ? 'line' : undefined,
+      onProgress: progressPrinter(size),
     };
     const name = fromStdin ? 'standard input' : basename(inputPath.replace(/\/+$/, ''));
     const result = await importHere(input, options, name, { write: output?.write ?? null });

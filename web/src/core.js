@@ -80,13 +80,16 @@ function call(core, method, ...args) {
  * With options.symbols ([{path, data, loadAddress}]) the user's binaries and
  * dSYMs are added before the input, to name the frames it leaves unnamed.
  * @param {{name?: string, run?: number, limits?: object, symbols?: object[], symbolLines?: string,
- *          signal?: AbortSignal,
+ *          demangle?: boolean|string, signal?: AbortSignal,
  *          onProgress?: Function, bytesTotal?: number,
  *          json?: {write: ((bytes: Uint8Array) => void) | null}}} options
  */
 export async function runImport(core, input, options) {
   const { signal, onProgress } = options;
-  const request = { name: options.name ?? '', run: options.run ?? null, symbolLines: options.symbolLines ?? null };
+  const request = {
+    name: options.name ?? '', run: options.run ?? null, symbolLines: options.symbolLines ?? null,
+    demangle: options.demangle ?? null,
+  };
   if (options.limits) request.limits = options.limits;
   const { session } = call(core, 'beginImport', JSON.stringify(request));
   const iterator = input.files
@@ -206,6 +209,7 @@ export async function importHere(input, options, name, json = undefined) {
     limits: options.limits,
     symbols: options.symbols,
     symbolLines: options.symbolLines,
+    demangle: options.demangle,
     signal: options.signal,
     onProgress: options.onProgress,
     bytesTotal: files
@@ -213,6 +217,16 @@ export async function importHere(input, options, name, json = undefined) {
       : stream.size,
     json,
   });
+}
+
+/**
+ * The readable forms of `names` (strings) in `style` ('instruments' or
+ * 'full'), computed in the calling thread; names that are no mangling come
+ * back as they are.
+ */
+export async function demangleHere(names, style, options = {}) {
+  const core = await loadCore(options);
+  return core.demangleNames(names, style);
 }
 
 /** The bytes of the files the core reads (others come empty), one by one. */

@@ -154,6 +154,12 @@ export interface ImportOptions {
    * function), or one per source line executing ("line": the sampled line,
    * each caller's call site, as llvm-symbolizer names each address). */
   symbolLines?: 'function' | 'line';
+  /** How mangled frame names (Swift, Rust, C++) are shown: as Instruments
+   * shows them (true or "instruments", the default: Swift without modules,
+   * return types or argument types, Rust without hashes), in full as
+   * swift-demangle, rustc-demangle and c++filt print them ("full"), or
+   * exactly as the input spells them (false). */
+  demangle?: boolean | 'instruments' | 'full';
   /** Where the .wasm is served; defaults to beside the package's JS files. */
   wasmURL?: string | URL;
   /** The .wasm's bytes, when they are at hand already. */
@@ -274,6 +280,37 @@ export interface TraceSummary {
     /** "App.dSYM/Contents/Resources/DWARF/App (arm64)": the files (and architectures) that named some. */
     filesUsed: string[];
   };
+  /** How much of what samples reach has names (after `symbols`). A
+   * SYMBOLS_MISSING warning says which images to add symbols for when
+   * unnamed frames make up more than 5% of a profile's flame graph (each
+   * sample's weight shared among the frames of its stack). */
+  naming: NamingSummary;
+}
+
+export interface NamingSummary {
+  /** Distinct frames the samples reach. */
+  sampledFrames: number;
+  /** Of those, the frames left unnamed: an address, or "image+0x…". */
+  unnamedFrames: number;
+  /** The images unnamed frames lie in, most samples first. */
+  images: Array<{
+    /** The image's path; null for frames in no image the input names. */
+    image: string | null;
+    uuid: string | null;
+    /** Its unnamed frames. */
+    frames: number;
+    /** Samples whose stacks pass through one of them. */
+    samples: number;
+  }>;
+}
+
+export interface DemangleOptions {
+  /** "instruments" (the default) as Instruments shows frame names, or
+   * "full" as swift-demangle, rustc-demangle and c++filt print them. */
+  style?: 'instruments' | 'full';
+  /** As for importTrace: where the .wasm is served, or its bytes. */
+  wasmURL?: string | URL;
+  wasmBinary?: ArrayBuffer | Uint8Array;
 }
 
 /**
@@ -306,3 +343,18 @@ export function importTraceWithSummary(
  * const blob = new Blob([...serializeSpeedscope(file)], { type: 'application/json' });
  */
 export function serializeSpeedscope(file: SpeedscopeFile): Iterable<string>;
+
+/**
+ * Mangled symbol names made readable: Swift (every scheme, `$s…`, `_T0…`,
+ * `_T…`), Rust (legacy and v0) and C++, with or without Mach-O's extra
+ * underscore. A name that is no mangling comes back unchanged. Runs the
+ * core in the calling thread.
+ * @example
+ * import { demangle } from 'instrumentscope';
+ * await demangle('$s15perftestexample13CPUStressWorkO13expensiveLoop14iterationCountySi_tFZ');
+ * // → 'static CPUStressWork.expensiveLoop(iterationCount:)'
+ * await demangle(['_ZN3foo3barEv', 'main'], { style: 'full' });
+ * // → ['foo::bar()', 'main']
+ */
+export function demangle(name: string, options?: DemangleOptions): Promise<string>;
+export function demangle(names: readonly string[], options?: DemangleOptions): Promise<string[]>;

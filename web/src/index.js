@@ -47,6 +47,11 @@ function validate(options) {
   if (![undefined, null, 'function', 'line'].includes(options.symbolLines)) {
     throw new ImportError({ code: 'INVALID_ARGUMENT', message: 'options.symbolLines must be "function" or "line"' });
   }
+  if (![undefined, null, true, false, 'instruments', 'full'].includes(options.demangle)) {
+    throw new ImportError({
+      code: 'INVALID_ARGUMENT', message: 'options.demangle must be true, false, "instruments" or "full"',
+    });
+  }
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
     throw new ImportError({ code: 'INVALID_ARGUMENT', message: 'options.onProgress must be a function' });
   }
@@ -77,4 +82,18 @@ export async function importTrace(input, options = {}) {
 /** See index.d.ts. */
 export function serializeSpeedscope(file) {
   return speedscopeJsonPieces(file);
+}
+
+/** See index.d.ts. */
+export async function demangle(names, options = {}) {
+  const style = options.style ?? 'instruments';
+  if (style !== 'instruments' && style !== 'full') {
+    throw new ImportError({ code: 'INVALID_ARGUMENT', message: 'options.style must be "instruments" or "full"' });
+  }
+  const list = typeof names === 'string' ? [names] : names;
+  if (!Array.isArray(list) || !list.every((name) => typeof name === 'string')) {
+    throw new ImportError({ code: 'INVALID_ARGUMENT', message: 'demangle() takes a string or an array of strings' });
+  }
+  const readable = await (await import('./core.js')).demangleHere(list, style, options);
+  return typeof names === 'string' ? readable[0] : readable;
 }

@@ -130,6 +130,7 @@ export function importInWorker(input, options, name) {
           run: options.run,
           limits: options.limits,
           symbolLines: options.symbolLines,
+          demangle: options.demangle,
           symbols: options.symbols?.map(({ path, data, loadAddress }) => (
             { path, data: isBlob(data) ? data : new Blob([data]), loadAddress })),
           wasmURL: options.wasmURL ? String(options.wasmURL) : undefined,

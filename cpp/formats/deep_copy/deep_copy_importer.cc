@@ -313,7 +313,9 @@ class DeepCopyImporter final : public StreamImporter {
     } else {
       row.kind = OpenRow::Kind::kCall;
       row.thread = parent ? parent->thread : builder_.InternThread(Timeline(), ThreadDesc{});
-      FrameId frame = builder_.InternFrame(FrameDesc{name, {}, {}, std::nullopt, std::nullopt, kNoImage});
+      // A row Instruments could not name shows its address: an unnamed frame.
+      FrameId frame = builder_.InternFrame(
+          FrameDesc{name, {}, {}, std::nullopt, ParseHexAddress(name), kNoImage});
       row.stack = builder_.InternStack(parent ? parent->stack : kEmptyStack, frame);
     }
     open_.push_back(std::move(row));

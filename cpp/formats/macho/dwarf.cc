@@ -12,7 +12,6 @@
 
 #include "base/byte_reader.h"
 #include "base/checked_math.h"
-#include "base/demangle.h"
 #include "formats/names.h"
 
 namespace instrumentscope::dwarf {
@@ -1557,15 +1556,8 @@ struct DebugInfo::State {
     }
     FunctionDescription description;
     std::optional<std::string_view> chosen = linkage_name ? linkage_name : name;
-    if (chosen) {
-      description.name = std::string(*chosen);
-      // LLVM demangles only what starts "_Z".
-      if (chosen->substr(0, 2) == "_Z") {
-        if (std::optional<std::string> readable = DemangleItanium(*chosen)) {
-          description.name = std::move(*readable);
-        }
-      }
-    }
+    // The linkage name, mangled as it is: frame names are demangled later.
+    if (chosen) description.name = std::string(*chosen);
     if (decl_file) {
       Unit& unit = units[decl_file->first];
       const LineTable* table;

@@ -22,7 +22,7 @@ namespace instrumentscope::dwarf {
 
 // One frame of what an address was executing, innermost (inlined) first.
 struct SourceFrame {
-  std::string function;  // demangled linkage name if any, else DW_AT_name; "" when unknown
+  std::string function;  // the linkage name (mangled) if any, else DW_AT_name; "" when unknown
   std::string file;      // full path (comp_dir, include directory, name); "" when unknown
   uint32_t line = 0;     // 0 when unknown
   uint32_t column = 0;

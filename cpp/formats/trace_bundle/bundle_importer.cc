@@ -22,6 +22,7 @@
 #include "container/zip.h"
 #include "formats/names.h"
 #include "formats/trace_bundle/form_template.h"
+#include "formats/trace_bundle/image_list.h"
 #include "formats/trace_bundle/legacy_sampler.h"
 #include "formats/trace_bundle/store.h"
 #include "formats/trace_bundle/symbol_archive.h"
@@ -223,7 +224,7 @@ class BundleReader {
   // archives (Instruments 12+) name there, if any.
   struct ArchiveMatch {
     const ProcessImage* image = nullptr;
-    std::optional<std::string_view> function;
+    std::optional<SymbolArchive::Function> function;
   };
   ArchiveMatch ArchiveFrame(const std::vector<ProcessImage>& images, uint64_t address, bool caller);
   const SymbolArchive* Archive(const ImageUuid& uuid);
@@ -540,18 +541,25 @@ FrameId BundleReader::NameFrame(const SymbolTable* symbols, const std::vector<Pr
   }
   if (match) desc.image = match->symbol->binary_path;
   ArchiveMatch archived = images ? ArchiveFrame(*images, address, caller) : ArchiveMatch{};
-  if (archived.function) {
-    desc.name = *archived.function;
+  if (archived.function && !archived.function->name.empty()) {
+    desc.name = archived.function->name;
     desc.image = archived.image->path;
     return builder_.InternFrame(desc);
   }
   // Unnamed: "image+0xoffset" inside a known image, else the address; kept
-  // with its address for symbolication from the user's own files.
+  // with its address for symbolication from the user's files. A function an
+  // archive knows but could not name is one frame, at its start: its address
+  // is start + 1, inside the function as a leaf and, less one, as a caller.
   std::string name = HexAddress(address);
   desc.address = address;
   if (archived.image) {
     const ProcessImage& image = *archived.image;
-    name = std::string(BaseName(image.path)) + "+" + HexAddress(address - image.text_start);
+    uint64_t offset = address - image.text_start;
+    if (archived.function) {
+      offset = archived.function->start;
+      desc.address = image.text_start + offset + 1;
+    }
+    name = std::string(BaseName(image.path)) + "+" + HexAddress(offset);
     desc.image = image.path;
     desc.image_id = builder_.InternImage(CodeImage{image.path, {}, image.uuid, image.text_start});
   }

@@ -1,15 +1,32 @@
 #include "formats/trace_bundle/form_template.h"
 
+#include <cstring>
+#include <iterator>
 #include <set>
 #include <string_view>
 
 #include "base/text.h"
 #include "container/keyed_archive.h"
+#include "formats/names.h"
 
 namespace instrumentscope::trace_bundle {
 namespace {
 
 constexpr std::string_view kInstrumentTypePrefix = "com.apple.xray.instrument-type.";
+
+// The pid of a symbol store's key, "<device UUID>.<pid>" (0: the kernel).
+std::optional<int64_t> ProcessKeyPid(std::string_view key) {
+  size_t dot = key.rfind('.');
+  if (dot == std::string_view::npos || dot + 1 == key.size() || key.size() - dot > 10) {
+    return std::nullopt;
+  }
+  int64_t pid = 0;
+  for (char digit : key.substr(dot + 1)) {
+    if (digit < '0' || digit > '9') return std::nullopt;
+    pid = pid * 10 + (digit - '0');
+  }
+  return pid;
+}
 
 std::string Key(int64_t index) {
   return "$" + std::to_string(index);
@@ -32,6 +49,8 @@ class Reader {
   void ReadInstruments();
   void ReadSelectedRun();
   void ReadRuns();
+  // Before ReadImageLists, which places the shared caches' images.
+  void ReadSharedCaches();
   void ReadImageLists();
 
  private:
@@ -58,11 +77,15 @@ class Reader {
   Status ReadProcesses(uint32_t process_datas, RunDetails* run) const;
   Result<SymbolTable> ReadSymbols(uint32_t persistent_symbols) const;
   Result<Symbol> ReadSymbol(uint32_t symbol_data) const;
+  // A process's images, its shared cache's placed among them.
+  Result<std::vector<ProcessImage>> ReadProcessImages(uint32_t persistent_symbols,
+                                                      const std::string& part);
 
   const KeyedArchive& archive_;
   FormTemplate& form_;
   uint64_t budget_ = 0;
   mutable uint64_t work_ = 0;
+  std::map<ImageUuid, SharedCacheImages> shared_caches_;
 };
 
 void Reader::ReadInstruments() {
@@ -352,6 +375,51 @@ Result<Symbol> Reader::ReadSymbol(uint32_t symbol_data) const {
 
 }  // namespace
 
+void Reader::ReadSharedCaches() {
+  // Instruments 26: a dictionary of shared-cache UUID (NSUUID) → dictionary
+  // of image key (its offset in the cache) → a one-image list whose segment
+  // addresses are offsets from the cache's start.
+  auto caches = archive_.Top("com.apple.xray.symbolstore.sharedcache.signatures");
+  if (!caches.ok()) return;  // older bundles: shared-cache images are in each process's list
+  auto entries = archive_.DictionaryEntries(*caches);
+  if (!entries.ok()) return Problem("the shared-cache image lists", entries.status());
+  for (const auto& [uuid_object, images] : *entries) {
+    if (Status charged = Charge(images); !charged.ok())
+      return Problem("the shared-cache image lists", charged);
+    auto uuid_bytes = archive_.RawField(uuid_object, "NS.uuidbytes");
+    if (!uuid_bytes.ok() || (*uuid_bytes)->type != PlistType::kData ||
+        (*uuid_bytes)->data.size() != sizeof(ImageUuid)) {
+      Problem("the shared-cache image lists",
+              Status(ErrorCode::kKeyedArchiveCorrupt, "a shared cache is keyed by no UUID"));
+      continue;
+    }
+    ImageUuid uuid;
+    std::memcpy(uuid.data(), (*uuid_bytes)->data.data(), uuid.size());
+    std::string part = "the image lists of shared cache " + FormatUuid(uuid);
+    auto listed = archive_.DictionaryEntries(images);
+    if (!listed.ok()) {
+      Problem(part, listed.status());
+      continue;
+    }
+    SharedCacheImages& cache = shared_caches_[uuid];
+    for (const auto& [key, blob_object] : *listed) {
+      auto offset = archive_.Integer(key);
+      auto blob = archive_.DataBytes(blob_object);
+      auto list = blob.ok() ? ParseImageList(*blob) : Result<ImageList>(blob.status());
+      if (!offset.ok() || !list.ok() || list->images.size() != 1) {
+        Problem(part, !offset.ok() ? offset.status()
+                      : !list.ok()
+                          ? list.status()
+                          : Status(ErrorCode::kKeyedArchiveCorrupt,
+                                   "an entry lists " + std::to_string(list->images.size()) +
+                                       " images, not one"));
+        continue;
+      }
+      cache[static_cast<uint64_t>(*offset)] = std::move(list->images.front());
+    }
+  }
+}
+
 void Reader::ReadImageLists() {
   // Instruments 12 and later: symbolstores maps run numbers to dictionaries
   // of "<device UUID>.<pid>" → PFTPersistentSymbols, whose signature data is
@@ -372,35 +440,58 @@ void Reader::ReadImageLists() {
       if (Status charged = Charge(symbols); !charged.ok())
         return Problem("the image lists", charged);
       auto name = archive_.String(key);
-      if (!name.ok()) continue;
-      size_t dot = name->rfind('.');
-      int64_t pid = 0;
-      bool valid =
-          dot != std::string_view::npos && dot + 1 < name->size() && name->size() - dot <= 10;
-      for (size_t i = dot + 1; valid && i < name->size(); ++i) {
-        valid = (*name)[i] >= '0' && (*name)[i] <= '9';
-        pid = pid * 10 + ((*name)[i] - '0');
-      }
-      if (!valid) continue;
-      std::string part = "the image list of pid " + std::to_string(pid);
-      auto signature = archive_.Field(symbols, "com.apple.xray.symbolstore.signature");
-      if (!signature.ok()) {
-        Problem(part, signature.status());
-        continue;
-      }
-      auto blob = archive_.DataBytes(*signature);
-      if (!blob.ok()) {
-        Problem(part, blob.status());
-        continue;
-      }
-      auto images = ParseImageList(*blob);
+      std::optional<int64_t> pid = name.ok() ? ProcessKeyPid(*name) : std::nullopt;
+      if (!pid) continue;
+      std::string part = "the image list of pid " + std::to_string(*pid);
+      auto images = ReadProcessImages(symbols, part);
       if (!images.ok()) {
         Problem(part, images.status());
         continue;
       }
-      form_.runs[static_cast<uint32_t>(*run)].images[pid] = std::move(*images);
+      form_.runs[static_cast<uint32_t>(*run)].images[*pid] = std::move(*images);
     }
   }
+}
+
+Result<std::vector<ProcessImage>> Reader::ReadProcessImages(uint32_t persistent_symbols,
+                                                            const std::string& part) {
+  uint32_t signature;
+  ASSIGN_OR_RETURN(signature,
+                   archive_.Field(persistent_symbols, "com.apple.xray.symbolstore.signature"));
+  ByteSpan blob;
+  ASSIGN_OR_RETURN(blob, archive_.DataBytes(signature));
+  ImageList list;
+  ASSIGN_OR_RETURN(list, ParseImageList(blob));
+  if (!list.unread_trailer.empty()) {
+    Problem(part, Status(ErrorCode::kBundleUnsupported,
+                         list.unread_trailer + "; frames in system libraries stay addresses"));
+  }
+  if (!list.shared_cache) return std::move(list.images);
+  auto cache = shared_caches_.find(list.shared_cache->uuid);
+  if (cache == shared_caches_.end()) {
+    Problem(part, Status(ErrorCode::kBundleUnsupported,
+                         "the process maps shared cache " + FormatUuid(list.shared_cache->uuid) +
+                             ", whose images form.template does not list; frames in system "
+                             "libraries stay addresses"));
+    return std::move(list.images);
+  }
+  // The keys of the cache's images this process loaded (Instruments 26);
+  // none listed: all of them.
+  std::vector<uint64_t> loaded;
+  auto loaded_set = archive_.OptionalField(persistent_symbols, "dsc_load_addresses");
+  if (loaded_set.ok() && *loaded_set) {
+    std::vector<uint32_t> elements;
+    ASSIGN_OR_RETURN(elements, archive_.ArrayElements(**loaded_set));
+    for (uint32_t element : elements) {
+      auto key = archive_.Integer(element);
+      if (key.ok()) loaded.push_back(static_cast<uint64_t>(*key));
+    }
+  }
+  std::vector<ProcessImage> placed =
+      PlaceSharedCache(cache->second, list.shared_cache->base, loaded);
+  list.images.insert(list.images.end(), std::make_move_iterator(placed.begin()),
+                     std::make_move_iterator(placed.end()));
+  return std::move(list.images);
 }
 
 Result<FormTemplate> ReadFormTemplate(ByteSpan bytes, const Limits& limits) {
@@ -411,6 +502,7 @@ Result<FormTemplate> ReadFormTemplate(ByteSpan bytes, const Limits& limits) {
   reader.ReadInstruments();
   reader.ReadSelectedRun();
   reader.ReadRuns();
+  reader.ReadSharedCaches();
   reader.ReadImageLists();
   return form;
 }

@@ -14,7 +14,7 @@
 #include "base/byte_span.h"
 #include "base/limits.h"
 #include "base/status.h"
-#include "formats/trace_bundle/symbol_archive.h"
+#include "formats/trace_bundle/image_list.h"
 #include "formats/trace_bundle/symbols.h"
 
 namespace instrumentscope::trace_bundle {
@@ -23,7 +23,8 @@ struct RunDetails {
   std::map<uint64_t, std::string> thread_names;  // tid → "Main Thread  0x3c1feee"
   std::map<int64_t, std::string> process_names;  // pid → "simple"
   std::map<int64_t, SymbolTable> symbols;        // pid → its symbols (up to Instruments 11)
-  // pid → its images, placing symbols/stores/*.symbolsarchive (Instruments 12+)
+  // pid → its images, placing symbols/stores/*.symbolsarchive (Instruments
+  // 12+), its shared cache's among them (26)
   std::map<int64_t, std::vector<ProcessImage>> images;
 };
 

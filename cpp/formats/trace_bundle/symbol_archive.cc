@@ -5,7 +5,6 @@
 
 #include "base/byte_reader.h"
 #include "base/checked_math.h"
-#include "base/demangle.h"
 
 namespace instrumentscope::trace_bundle {
 namespace {
@@ -21,12 +20,6 @@ constexpr uint64_t kInlineSize = 36;
 constexpr uint64_t kLineSize = 20;
 constexpr uint32_t kNone = 0xFFFFFFFF;
 constexpr uint32_t kLastSiblingFlag = 0x40000000;
-
-constexpr uint32_t kImageListMagic = 0xFF01FF02;
-constexpr size_t kImageListHeaderSize = 24;
-constexpr uint64_t kImageRecordSize = 56;
-constexpr uint64_t kImageSegmentSize = 32;
-constexpr uint64_t kNeverUnloaded = 0x7FFFFFFFFFFFFFFF;
 
 Status Corrupt(const std::string& message, size_t offset) {
   return Status(ErrorCode::kBundleCorrupt, message).WithOffset(offset);
@@ -100,18 +93,14 @@ Result<SymbolArchive> SymbolArchive::Parse(ByteSpan bytes) {
       ASSIGN_OR_RETURN(linkage, reader.ReadU32Le());
       ASSIGN_OR_RETURN(child, reader.ReadU32Le());
       Range range{start, length, {}, child, (flags & kLastSiblingFlag) != 0};
-      // A display name where the archive has one; C++ names only keep their
-      // mangled linkage name (string index 0 is "MACH_HEADER": none).
+      // The display name where the archive has one, else the linkage name as
+      // the binary spells it (Swift, C++ and block names; demangled later).
+      // Functions Instruments could not name are named by their address:
+      // those stay unnamed here (index 0 is "MACH_HEADER": none).
       std::string_view name;
       ASSIGN_OR_RETURN(name,
                        TableString(string_table, string_table_offset, display ? display : linkage));
-      if (display) {
-        range.name = std::string(name);
-      } else if (auto demangled = DemangleItanium(name)) {
-        range.name = std::move(*demangled);
-      } else {
-        range.name = std::string(!name.empty() && name[0] == '_' ? name.substr(1) : name);
-      }
+      if (!ParseHexAddress(name)) range.name = std::string(name);
       ranges->push_back(std::move(range));
     }
     return OkStatus();
@@ -123,7 +112,7 @@ Result<SymbolArchive> SymbolArchive::Parse(ByteSpan bytes) {
   return archive;
 }
 
-std::optional<std::string_view> SymbolArchive::Lookup(uint64_t offset) const {
+std::optional<SymbolArchive::Function> SymbolArchive::Lookup(uint64_t offset) const {
   auto after =
       std::upper_bound(functions_.begin(), functions_.end(), offset,
                        [](uint64_t value, const Range& range) { return value < range.start; });
@@ -151,60 +140,7 @@ std::optional<std::string_view> SymbolArchive::Lookup(uint64_t offset) const {
     name = hit->name;
     child = hit->first_child;
   }
-  return name;
-}
-
-Result<std::vector<ProcessImage>> ParseImageList(ByteSpan blob) {
-  ByteReader reader(blob);
-  uint32_t magic;
-  ASSIGN_OR_RETURN(magic, reader.ReadU32Le());
-  if (magic != kImageListMagic) return Corrupt("the image list has no 0xFF01FF02 magic", 0);
-  if (blob.size() < kImageListHeaderSize) return Corrupt("the image list is cut short", 0);
-  RETURN_IF_ERROR(reader.Seek(kImageListHeaderSize - 4));
-  uint32_t count;
-  ASSIGN_OR_RETURN(count, reader.ReadU32Le());
-  if (count > (blob.size() - kImageListHeaderSize) / kImageRecordSize) {
-    return Corrupt("the image list counts more images than it has bytes for", 0x14);
-  }
-  std::vector<ProcessImage> images;
-  images.reserve(count);
-  for (uint32_t i = 0; i < count; ++i) {
-    size_t record = reader.position();
-    ProcessImage image;
-    ByteSpan uuid;
-    ASSIGN_OR_RETURN(uuid, reader.ReadBytes(image.uuid.size()));
-    std::memcpy(image.uuid.data(), uuid.data(), uuid.size());
-    RETURN_IF_ERROR(reader.Skip(8));  // u32, flags
-    uint64_t unload;
-    RETURN_IF_ERROR(reader.Skip(8));  // load time
-    ASSIGN_OR_RETURN(unload, reader.ReadU64Le());
-    image.unloaded = unload != kNeverUnloaded;
-    RETURN_IF_ERROR(reader.Skip(8));  // cputype, cpusubtype
-    uint32_t segments, path_size;
-    ASSIGN_OR_RETURN(segments, reader.ReadU32Le());
-    ASSIGN_OR_RETURN(path_size, reader.ReadU32Le());
-    ByteSpan path;
-    ASSIGN_OR_RETURN(path, reader.ReadBytes(path_size));
-    std::string_view text(reinterpret_cast<const char*>(path.data()), path.size());
-    image.path = std::string(text.substr(0, text.find('\0')));
-    if (segments > reader.remaining() / kImageSegmentSize) {
-      return Corrupt("an image lists more segments than the image list has bytes for", record);
-    }
-    for (uint32_t s = 0; s < segments; ++s) {
-      ByteSpan segment_name;
-      ASSIGN_OR_RETURN(segment_name, reader.ReadBytes(16));
-      uint64_t address, size;
-      ASSIGN_OR_RETURN(address, reader.ReadU64Le());
-      ASSIGN_OR_RETURN(size, reader.ReadU64Le());
-      std::string_view name(reinterpret_cast<const char*>(segment_name.data()), 16);
-      if (name.substr(0, name.find('\0')) == "__TEXT") {
-        image.text_start = address;
-        image.text_size = size;
-      }
-    }
-    images.push_back(std::move(image));
-  }
-  return images;
+  return Function{name, function.start};
 }
 
 }  // namespace instrumentscope::trace_bundle

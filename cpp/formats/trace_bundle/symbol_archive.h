@@ -1,8 +1,8 @@
 // Symbols of Instruments 12 and later: the archives in symbols/stores/
-// (<UUID>.symbolsarchive, the functions a recording sampled in one image)
-// and, from form.template, the images each process had loaded, which place
-// the archives at runtime addresses. See FORMAT.md ("Symbols of Instruments
-// 12 and later") for the layouts, confirmed on Instruments 16.0.
+// (<UUID>.symbolsarchive, the functions a recording sampled in one image),
+// placed at runtime addresses by the image lists (image_list.h). See
+// FORMAT.md ("Symbols of Instruments 12 and later") for the layout,
+// confirmed on Instruments 16.0 and 26.0.
 #ifndef INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_SYMBOL_ARCHIVE_H_
 #define INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_SYMBOL_ARCHIVE_H_
 
@@ -29,10 +29,16 @@ class SymbolArchive {
   static Result<SymbolArchive> Parse(ByteSpan bytes);
 
   const ImageUuid& uuid() const { return uuid_; }
-  // The name of the function covering `offset` (from the image's __TEXT
-  // start): the innermost inlined call there, else the function; nullopt
+  struct Function {
+    // The innermost inlined call at the offset, else the function, as the
+    // archive spells it (mangled names stay mangled); empty for a function
+    // Instruments could not name (the archive names it by its address).
+    std::string_view name;
+    uint32_t start = 0;  // the function's offset
+  };
+  // The function covering `offset` (from the image's __TEXT start); nullopt
   // between the functions the archive holds.
-  std::optional<std::string_view> Lookup(uint64_t offset) const;
+  std::optional<Function> Lookup(uint64_t offset) const;
 
  private:
   struct Range {
@@ -47,18 +53,6 @@ class SymbolArchive {
   std::vector<Range> functions_;  // sorted by start
   std::vector<Range> inlines_;
 };
-
-// One image of a process, from the image list of form.template.
-struct ProcessImage {
-  ImageUuid uuid{};
-  std::string path;
-  uint64_t text_start = 0;  // the runtime __TEXT address: the image's load address
-  uint64_t text_size = 0;
-  bool unloaded = false;  // unloaded before the recording ended
-};
-
-// A process's image list (the "signature" blob, magic 0xFF01FF02).
-Result<std::vector<ProcessImage>> ParseImageList(ByteSpan blob);
 
 }  // namespace instrumentscope::trace_bundle
 

@@ -1,0 +1,17 @@
+// The one place frame names are demangled, whatever the input: after import
+// and symbolication, each distinct name once.
+#ifndef INSTRUMENTSCOPE_DEMANGLE_FRAMES_H_
+#define INSTRUMENTSCOPE_DEMANGLE_FRAMES_H_
+
+#include "demangle/style.h"
+#include "model/profile.h"
+
+namespace instrumentscope::demangle {
+
+// Replaces every mangled frame name of the group with its readable form;
+// names that are no mangling stay as they are.
+void DemangleFrameNames(ProfileGroup* group, Style style);
+
+}  // namespace instrumentscope::demangle
+
+#endif  // INSTRUMENTSCOPE_DEMANGLE_FRAMES_H_

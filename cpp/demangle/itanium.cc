@@ -1,0 +1,210 @@
+#include "demangle/itanium.h"
+
+#include <cctype>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <vector>
+
+// LLVM's demangler, from the copy libc++abi keeps (Debian's emscripten
+// package ships it; CMake finds it): a header-only parser.
+#include "demangle/ItaniumDemangle.h"
+
+// The header puts the parser in an unnamed namespace: this file's own.
+DEMANGLE_NAMESPACE_BEGIN
+
+// <discriminator> := _ <digit> | __ <number> _ ; ignored, as libc++abi does.
+const char* parse_discriminator(const char* first, const char* last) {
+  if (first == last || *first != '_') return first;
+  const char* digits = first + 1;
+  if (digits != last && std::isdigit(static_cast<unsigned char>(*digits))) return digits + 1;
+  if (digits != last && *digits == '_') {
+    const char* end = digits + 1;
+    while (end != last && std::isdigit(static_cast<unsigned char>(*end))) ++end;
+    if (end != last && end != digits + 1 && *end == '_') return end + 1;
+  }
+  return first;
+}
+
+DEMANGLE_NAMESPACE_END
+
+namespace instrumentscope::demangle {
+namespace {
+
+using itanium_demangle::Node;
+using itanium_demangle::NodeArray;
+
+// Names longer than this are left as they are (real ones stay under a few KB).
+constexpr size_t kMaxNameBytes = 64 * 1024;
+// Nested parser calls (types in types, expressions in expressions): real
+// names nest a few dozen deep; a crafted one must not exhaust the stack.
+constexpr unsigned kMaxParseDepth = 192;
+// The depth of the printed tree, which substitutions can make deeper than
+// the parse, and the bytes printing would write, which they can make grow
+// exponentially: both are bounded before anything is printed.
+constexpr uint32_t kMaxTreeDepth = 256;
+constexpr uint64_t kMaxPrintedBytes = 64 * 1024;
+// Forward template references are resolved after they are counted, so their
+// cost is unknown when their parents are built: names that use them are
+// demangled only when short.
+constexpr size_t kMaxNameBytesWithForwardReferences = 1024;
+
+// What printing a node costs, kept just before it in the arena. Nodes are
+// built children first, so a node's cost is known from its arguments the
+// moment it is made, without walking the tree.
+struct NodeCost {
+  uint64_t printed_bytes;
+  uint32_t depth;
+};
+constexpr size_t kCostSize =
+    (sizeof(NodeCost) + alignof(std::max_align_t) - 1) & ~(alignof(std::max_align_t) - 1);
+
+// The parser's nodes live as long as one demangling: a bump arena freed at once.
+class Arena {
+ public:
+  void reset() {
+    blocks_.clear();
+    used_ = kBlockSize;
+  }
+
+  template <typename T, typename... Args>
+  Node* makeNode(Args&&... args) {
+    NodeCost cost{kNodeOverheadBytes, 1};
+    (AddCost(args, &cost), ...);
+    if constexpr (std::is_same_v<T, itanium_demangle::ForwardTemplateReference>) {
+      has_forward_references_ = true;
+    }
+    too_costly_ =
+        too_costly_ || cost.printed_bytes > kMaxPrintedBytes || cost.depth > kMaxTreeDepth;
+    auto* header = static_cast<NodeCost*>(Allocate(kCostSize + sizeof(T)));
+    *header = cost;
+    return new (reinterpret_cast<char*>(header) + kCostSize) T(std::forward<Args>(args)...);
+  }
+
+  void* allocateNodeArray(size_t count) { return Allocate(count * sizeof(Node*)); }
+
+  bool too_costly() const { return too_costly_; }
+  bool has_forward_references() const { return has_forward_references_; }
+
+ private:
+  static constexpr size_t kBlockSize = 16 * 1024;
+  // Punctuation and keywords a node prints beyond its names and children.
+  static constexpr uint64_t kNodeOverheadBytes = 16;
+
+  static const NodeCost& CostOf(const Node* node) {
+    return *reinterpret_cast<const NodeCost*>(reinterpret_cast<const char*>(node) - kCostSize);
+  }
+  static void AddChild(const Node* child, NodeCost* cost) {
+    if (!child) return;
+    const NodeCost& child_cost = CostOf(child);
+    cost->printed_bytes = std::min(cost->printed_bytes + child_cost.printed_bytes, kSaturated);
+    cost->depth = std::max(cost->depth, child_cost.depth + 1);
+  }
+  template <typename Arg>
+  static void AddCost(const Arg& arg, NodeCost* cost) {
+    using Plain = std::decay_t<Arg>;
+    if constexpr (std::is_convertible_v<Plain, const Node*>) {
+      AddChild(arg, cost);
+    } else if constexpr (std::is_same_v<Plain, NodeArray>) {
+      for (const Node* child : arg) AddChild(child, cost);
+    } else if constexpr (std::is_same_v<Plain, itanium_demangle::StringView>) {
+      cost->printed_bytes = std::min(cost->printed_bytes + arg.size(), kSaturated);
+    }
+  }
+  static constexpr uint64_t kSaturated = uint64_t{1} << 62;
+
+  void* Allocate(size_t size) {
+    size = (size + alignof(std::max_align_t) - 1) & ~(alignof(std::max_align_t) - 1);
+    if (size > kBlockSize) {
+      big_blocks_.emplace_back(new std::max_align_t[size / sizeof(std::max_align_t)]);
+      return big_blocks_.back().get();
+    }
+    if (used_ + size > kBlockSize) {
+      blocks_.emplace_back(new std::max_align_t[kBlockSize / sizeof(std::max_align_t)]);
+      used_ = 0;
+    }
+    void* memory = reinterpret_cast<char*>(blocks_.back().get()) + used_;
+    used_ += size;
+    return memory;
+  }
+
+  std::vector<std::unique_ptr<std::max_align_t[]>> blocks_;
+  std::vector<std::unique_ptr<std::max_align_t[]>> big_blocks_;
+  size_t used_ = kBlockSize;
+  bool too_costly_ = false;
+  bool has_forward_references_ = false;
+};
+
+// LLVM's parser with a bound on its recursion: every nested construct goes
+// through one of these entry points.
+class BoundedParser : public itanium_demangle::AbstractManglingParser<BoundedParser, Arena> {
+  using Base = itanium_demangle::AbstractManglingParser<BoundedParser, Arena>;
+
+ public:
+  using Base::Base;
+
+  Node* parseType() {
+    return Nested([this] { return Base::parseType(); });
+  }
+  Node* parseExpr() {
+    return Nested([this] { return Base::parseExpr(); });
+  }
+  Node* parseName(NameState* state = nullptr) {
+    return Nested([this, state] { return Base::parseName(state); });
+  }
+  Node* parseEncoding() {
+    return Nested([this] { return Base::parseEncoding(); });
+  }
+  Node* parseTemplateArg() {
+    return Nested([this] { return Base::parseTemplateArg(); });
+  }
+
+  bool too_deep() const { return too_deep_; }
+
+ private:
+  template <typename Parse>
+  Node* Nested(Parse parse) {
+    if (depth_ >= kMaxParseDepth) {
+      too_deep_ = true;
+      return nullptr;
+    }
+    ++depth_;
+    Node* node = parse();
+    --depth_;
+    return node;
+  }
+
+  unsigned depth_ = 0;
+  bool too_deep_ = false;
+};
+
+struct FreeBuffer {
+  void operator()(char* buffer) const { std::free(buffer); }
+};
+
+}  // namespace
+
+std::optional<std::string> DemangleItanium(std::string_view mangled) {
+  // Mach-O adds an underscore to every C-level name: "__Z…", "____Z…_block_invoke".
+  if (mangled.substr(0, 3) == "__Z" || mangled.substr(0, 5) == "____Z") mangled.remove_prefix(1);
+  // Only whole symbols: LLVM's parser would also read "c" as the type char.
+  if (mangled.substr(0, 2) != "_Z" && mangled.substr(0, 4) != "___Z") return std::nullopt;
+  if (mangled.size() > kMaxNameBytes) return std::nullopt;
+  BoundedParser parser(mangled.data(), mangled.data() + mangled.size());
+  Node* tree = parser.parse();
+  const Arena& arena = parser.ASTAllocator;
+  if (!tree || parser.too_deep() || arena.too_costly()) return std::nullopt;
+  if (arena.has_forward_references() && mangled.size() > kMaxNameBytesWithForwardReferences) {
+    return std::nullopt;
+  }
+  itanium_demangle::OutputStream out;
+  if (!itanium_demangle::initializeOutputStream(nullptr, nullptr, out, 256)) return std::nullopt;
+  tree->print(out);
+  std::unique_ptr<char, FreeBuffer> buffer(out.getBuffer());
+  return std::string(buffer.get(), out.getCurrentPosition());
+}
+
+}  // namespace instrumentscope::demangle

@@ -1,0 +1,134 @@
+// An Instruments 26 bundle (mperf's example.trace.zip: a SwiftUI app in the
+// iOS 26.0 simulator): system libraries placed from the shared cache's image
+// lists, Swift names demangled as Instruments shows them, and what stays
+// unnamed reported, with the bundle whole and without its symbols.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "import/import.h"
+#include "test_support.h"
+#include "zip_writer.h"
+
+namespace instrumentscope {
+namespace {
+
+using testing::StackText;
+
+constexpr const char* kBundle = "benjaminRomano__mperf/src/test/resources/example.trace.zip";
+
+const Profile& MainThread(const ProfileGroup& group) {
+  const Profile& profile = group.profiles[group.active_profile_index];
+  REQUIRE(profile.thread_name == "Main Thread 0x76a8");
+  return profile;
+}
+
+// Whether `stack` holds `frames` in this order, others between them allowed.
+bool HoldsInOrder(const std::string& stack, const std::vector<std::string>& frames) {
+  size_t at = 0;
+  for (const std::string& frame : frames) {
+    at = stack.find(";" + frame + ";", at);
+    if (at == std::string::npos) return false;
+    at += frame.size() + 1;
+  }
+  return true;
+}
+
+std::vector<std::string> Warnings(const ProfileGroup& group, const std::string& code) {
+  std::vector<std::string> messages;
+  for (const Warning& warning : group.warnings) {
+    if (warning.code == code) messages.push_back(warning.message);
+  }
+  return messages;
+}
+
+TEST_CASE(
+    "Instruments 26: system libraries from the shared cache, Swift named as Instruments names it") {
+  auto path = testing::CorpusFileOrSkip(kBundle);
+  if (!path) return;
+  auto group = testing::ImportPath(*path);
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+  const Profile& main = MainThread(*group);
+  CHECK(main.sample_count == 1978);
+
+  // The CPU-heavy work, from the process's start down through the run loop.
+  const std::vector<std::string> work = {
+      "start",
+      "static perftestexampleApp.$main()",
+      "UIApplicationMain",
+      "GSEventRunModal",
+      "__CFRunLoopRun",
+      "closure #1 in CPUStressView.startWork()",
+  };
+  uint64_t in_work = 0;
+  for (size_t i = 0; i < main.samples.size(); ++i) {
+    if (main.samples[i] == kEmptyStack) continue;
+    std::string stack = ";" + StackText(*group, main.samples[i]) + ";";
+    if (HoldsInOrder(stack, work) &&
+        stack.find(";static CPUStressWork.expensiveLoop(iterationCount:);") != std::string::npos) {
+      ++in_work;
+    }
+  }
+  CHECK(in_work > 1000);
+
+  // No Swift mangling is left, and Instruments' own names for the others.
+  bool swift_mangled = false;
+  for (const Frame& frame : group->frames) {
+    swift_mangled = swift_mangled || frame.name.find("$s") == 0 || frame.name.find("_$s") == 0 ||
+                    frame.name.find("$$_$s") != std::string::npos;
+  }
+  CHECK_FALSE(swift_mangled);
+
+  // Of the 993 frames samples reach, 76 stay unnamed: 72 functions the
+  // archives hold without a name (Instruments had none either) and 4 frames
+  // outside every listed image.
+  CHECK(group->naming.sampled_frames == 993);
+  CHECK(group->naming.unnamed_frames == 76);
+  REQUIRE_FALSE(group->naming.images.empty());
+  const UnnamedImage& outside = group->naming.images.front();
+  CHECK(outside.image == kNoImage);
+  CHECK(outside.frames == 4);
+  CHECK(outside.samples == 1978);
+  bool uikit = false;
+  for (const UnnamedImage& image : group->naming.images) {
+    if (image.image == kNoImage) continue;
+    const CodeImage& code = group->images[image.image];
+    REQUIRE(code.uuid);
+    if (code.path.find("/UIKitCore.framework/UIKitCore") != std::string::npos) {
+      uikit = true;
+      CHECK(image.frames == 24);
+      CHECK(*code.load_address == 0x185156000);
+    }
+  }
+  CHECK(uikit);
+  // They make up 2.6% of the main thread's flame graph (the loader's frames,
+  // which no symbol file could name, not counted): below SYMBOLS_MISSING's 5%.
+  CHECK(Warnings(*group, "SYMBOLS_MISSING").empty());
+  CHECK(Warnings(*group, "FORM_TEMPLATE_DAMAGED").empty());
+}
+
+TEST_CASE("Instruments 26 without its symbols: addresses, and SYMBOLS_MISSING naming the images") {
+  auto path = testing::CorpusFileOrSkip(kBundle);
+  if (!path) return;
+  std::vector<uint8_t> stripped = testing::ZipWithout(*path, "/symbols/");
+  auto group = testing::ImportBytes(stripped);
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+  MainThread(*group);
+  // Every frame but those the form.template names is unnamed.
+  CHECK(group->naming.unnamed_frames * 10 > group->naming.sampled_frames * 9);
+  std::vector<std::string> missing = Warnings(*group, "SYMBOLS_MISSING");
+  REQUIRE(missing.size() == 1);
+  CHECK_THAT(missing[0],
+             Catch::Matches("unnamed frames make up (9[0-9]|100)% of the flame graph of "
+                            ".* \\(and more than 5% of 3 other profiles\\): .*"));
+  CHECK_THAT(missing[0], Catch::Contains("UIKitCore (UUID F3921C0A-1332-3779-97C7-62D9F3FA6B77)"));
+  CHECK_THAT(missing[0], Catch::Contains("perftestexample.debug.dylib (UUID "));
+  CHECK_THAT(missing[0], Catch::Contains("4 frames in 1978 samples outside every image the "
+                                         "recording names"));
+  CHECK_THAT(missing[0], Catch::Contains("DeviceSupport"));
+}
+
+}  // namespace
+}  // namespace instrumentscope
