@@ -20,6 +20,11 @@ namespace instrumentscope::demangle {
 // memory: each demangler refuses names too long, too deep or printing too much.
 std::optional<std::string> Demangle(std::string_view name, Style style);
 
+// False when `name` cannot be a mangling Demangle reads, from its first
+// characters: most C and every Objective-C name and address are told apart
+// without a parse.
+bool MayBeMangled(std::string_view name);
+
 }  // namespace instrumentscope::demangle
 
 #endif  // INSTRUMENTSCOPE_DEMANGLE_DEMANGLE_H_

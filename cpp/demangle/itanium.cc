@@ -67,7 +67,8 @@ class Arena {
  public:
   void reset() {
     blocks_.clear();
-    used_ = kBlockSize;
+    big_blocks_.clear();
+    used_ = 0;
   }
 
   template <typename T, typename... Args>
@@ -122,7 +123,7 @@ class Arena {
       big_blocks_.emplace_back(new std::max_align_t[size / sizeof(std::max_align_t)]);
       return big_blocks_.back().get();
     }
-    if (used_ + size > kBlockSize) {
+    if (blocks_.empty() || used_ + size > kBlockSize) {
       blocks_.emplace_back(new std::max_align_t[kBlockSize / sizeof(std::max_align_t)]);
       used_ = 0;
     }
@@ -133,7 +134,7 @@ class Arena {
 
   std::vector<std::unique_ptr<std::max_align_t[]>> blocks_;
   std::vector<std::unique_ptr<std::max_align_t[]>> big_blocks_;
-  size_t used_ = kBlockSize;
+  size_t used_ = 0;
   bool too_costly_ = false;
   bool has_forward_references_ = false;
 };

@@ -14,6 +14,19 @@ std::string HexAddress(uint64_t address) {
   return buffer;
 }
 
+std::string QuoteBytes(ByteSpan bytes, size_t offset) {
+  constexpr size_t kQuoted = 16;
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string text;
+  for (size_t i = offset; i < bytes.size() && i < offset + kQuoted; ++i) {
+    if (!text.empty()) text += ' ';
+    text += kDigits[bytes[i] >> 4];
+    text += kDigits[bytes[i] & 0xF];
+  }
+  if (bytes.size() > offset + kQuoted) text += " …";
+  return text;
+}
+
 std::optional<uint64_t> ParseHexAddress(std::string_view text) {
   if (text.size() < 3 || text[0] != '0' || (text[1] != 'x' && text[1] != 'X')) return std::nullopt;
   uint64_t address = 0;

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/byte_span.h"
 #include "model/profile.h"
 
 namespace instrumentscope {
@@ -21,6 +22,9 @@ std::string ThreadLabel(std::string_view name, uint64_t tid);
 
 // "0x1834a4734"
 std::string HexAddress(uint64_t address);
+// "ee ff c0 00 05 00 00 00 …": up to 16 bytes of `bytes` from `offset`, for
+// a message about a layout this version does not know.
+std::string QuoteBytes(ByteSpan bytes, size_t offset = 0);
 // The address of "0x1834a4734" (any case); nullopt for anything else.
 std::optional<uint64_t> ParseHexAddress(std::string_view text);
 // "0x1834a4734" or "6497650484", as users give load addresses.

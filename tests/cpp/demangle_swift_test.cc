@@ -68,14 +68,30 @@ void CheckRows(const std::vector<Row>& rows, Style style,
   WARN("passed " << passed << " of " << rows.size() << " rows");
 }
 
+// The rows of `file` whose scheme is (`old`) or is not the pre-Swift-4 one.
+std::vector<Row> RowsOfScheme(const std::string& file, bool old) {
+  std::vector<Row> rows;
+  for (const Row& row : ReadRows(file)) {
+    if (IsOldMangling(row) == old) rows.push_back(row);
+  }
+  return rows;
+}
+
 TEST_CASE("Swift 4+ rows of swift-full print as swift-demangle does", "[swift]") {
   auto path = testing::CorpusFileOrSkip("demangle/swift-full.tsv");
   if (!path) return;
-  std::vector<Row> rows;
-  for (const Row& row : ReadRows(*path)) {
-    if (!IsOldMangling(row)) rows.push_back(row);
-  }
+  std::vector<Row> rows = RowsOfScheme(*path, /*old=*/false);
   REQUIRE(rows.size() > 250);
+  // Manglings whose reference output this demangler cannot reproduce, with the reason.
+  const std::map<std::string, std::string> kKnownDifferences = {};
+  CheckRows(rows, Style::kFull, kKnownDifferences);
+}
+
+TEST_CASE("pre-Swift-4 rows of swift-full print as swift-demangle does", "[swift]") {
+  auto path = testing::CorpusFileOrSkip("demangle/swift-full.tsv");
+  if (!path) return;
+  std::vector<Row> rows = RowsOfScheme(*path, /*old=*/true);
+  REQUIRE(rows.size() > 200);
   // Manglings whose reference output this demangler cannot reproduce, with the reason.
   const std::map<std::string, std::string> kKnownDifferences = {};
   CheckRows(rows, Style::kFull, kKnownDifferences);
@@ -84,12 +100,19 @@ TEST_CASE("Swift 4+ rows of swift-full print as swift-demangle does", "[swift]")
 TEST_CASE("Swift 4+ rows of swift-simplified print in the Instruments style", "[swift]") {
   auto path = testing::CorpusFileOrSkip("demangle/swift-simplified.tsv");
   if (!path) return;
-  std::vector<Row> rows;
-  for (const Row& row : ReadRows(*path)) {
-    if (!IsOldMangling(row)) rows.push_back(row);
-  }
+  std::vector<Row> rows = RowsOfScheme(*path, /*old=*/false);
   REQUIRE(rows.size() >= 10);
   CheckRows(rows, Style::kInstruments, {});
+}
+
+TEST_CASE("pre-Swift-4 rows of swift-simplified print in the Instruments style", "[swift]") {
+  auto path = testing::CorpusFileOrSkip("demangle/swift-simplified.tsv");
+  if (!path) return;
+  std::vector<Row> rows = RowsOfScheme(*path, /*old=*/true);
+  REQUIRE(rows.size() > 170);
+  // Manglings whose reference output this demangler cannot reproduce, with the reason.
+  const std::map<std::string, std::string> kKnownDifferences = {};
+  CheckRows(rows, Style::kInstruments, kKnownDifferences);
 }
 
 TEST_CASE("every name of swift-other-styles demangles in both styles", "[swift]") {
@@ -114,7 +137,7 @@ TEST_CASE("names as an Instruments 26 recording shows them", "[swift]") {
         "closure #1 () -> () in perftestexample.CPUStressView.startWork() -> ()");
 }
 
-TEST_CASE("prefixes: Swift 4+ schemes read, others refused", "[swift]") {
+TEST_CASE("prefixes: Swift schemes read, others refused", "[swift]") {
   for (const char* name : {"$s4main3fooyyF", "_$s4main3fooyyF", "$S4main3fooyyF", "_$S4main3fooyyF",
                            "$e4main3fooyyF", "_$e4main3fooyyF", "__$s4main3fooyyF"}) {
     INFO(name);
@@ -123,10 +146,12 @@ TEST_CASE("prefixes: Swift 4+ schemes read, others refused", "[swift]") {
   CHECK(DemangleSwift("_T04main3fooyyF", Style::kFull) == "main.foo() -> ()");
   CHECK(DemangleSwift("async_MainTu", Style::kFull) ==
         "async function pointer to async main entry point");
-  // The pre-Swift-4 mangling is not read yet.
-  CHECK_FALSE(DemangleSwift("_TFC3foo3bar3basfT3zimCS_3zim_T_", Style::kFull));
-  CHECK_FALSE(DemangleSwift("_TtSi", Style::kFull));
-  for (const char* name : {"", "main", "_Z3foov", "$s", "$sX", "$s4mai", "_R4main"}) {
+  // The pre-Swift-4 mangling, with or without the extra underscore of a Mach-O symbol.
+  for (const char* name : {"_TtSi", "__TtSi"}) {
+    INFO(name);
+    CHECK(DemangleSwift(name, Style::kFull) == "Swift.Int");
+  }
+  for (const char* name : {"", "main", "_Z3foov", "$s", "$sX", "$s4mai", "_R4main", "_T", "_Tt"}) {
     INFO(name);
     CHECK_FALSE(DemangleSwift(name, Style::kFull));
   }

@@ -13,6 +13,7 @@
 
 #include "demangle/frames.h"
 #include "demangle/itanium.h"
+#include "demangle/punycode.h"
 #include "test_support.h"
 
 namespace instrumentscope::demangle {
@@ -78,6 +79,8 @@ TEST_CASE("Hostile Itanium names end, unchanged, without exhausting the stack or
   CHECK(small->find("std::pair<std::pair<std::pair<std::pair<std::pair<int, int>") !=
         std::string::npos);
   CHECK_FALSE(DemangleItanium(PairTower(40)));  // 2^40 pairs if printed
+  // An empty template argument list before any other node (found by fuzzing).
+  CHECK_FALSE(DemangleItanium("___ZNRIE2"));
   // A megabyte.
   CHECK_FALSE(DemangleItanium("_Z" + std::string(1 << 20, 'P') + "i"));
 }
@@ -92,6 +95,9 @@ TEST_CASE("Demangle picks the scheme, keeps dyld's stub prefix, and leaves other
         "std::rt::lang_start_internal");
   CHECK(Demangle("__ZN3std2rt19lang_start_internal17hc453db0ee48af82eE", Style::kFull) ==
         "std::rt::lang_start_internal::hc453db0ee48af82e");
+  // A Rust path of only its hash reads as nothing without it: left as it is.
+  CHECK_FALSE(Demangle("_ZN20h05af221e174051e9abcE", Style::kInstruments));
+  CHECK(Demangle("_ZN20h05af221e174051e9abcE", Style::kFull) == "h05af221e174051e9abc");
   for (const char* readable :
        {"main", "-[UIApplication _run]", "DYLD-STUB$$_pthread_getspecific", "0x1851eb834",
         "dyld4::prepare(dyld4::APIs&, mach_o::Header const*)", "<deduplicated_symbol>", ""}) {
@@ -113,6 +119,17 @@ std::vector<std::string> VectorNames() {
     while (std::getline(lines, line)) names.push_back(line.substr(0, line.find('\t')));
   }
   return names;
+}
+
+TEST_CASE("Every mangled name of the vectors passes the quick test") {
+  for (const std::string& name : VectorNames()) {
+    INFO(name);
+    CHECK(MayBeMangled(name));
+  }
+  for (const char* readable : {"main", "-[UIApplication _run]", "+[NSObject new]", "0x1851eb834",
+                               "UIApplicationMain", "<deduplicated_symbol>", "", "start"}) {
+    CHECK_FALSE(MayBeMangled(readable));
+  }
 }
 
 TEST_CASE("Mutated vector names end in a name or none, in every style") {
@@ -137,6 +154,23 @@ TEST_CASE("Mutated vector names end in a name or none, in every style") {
   }
   // Cut or flipped names are often still names of something.
   if (!VectorNames().empty()) CHECK(named > 0);
+}
+
+TEST_CASE("Punycode decodes RFC 3492's deltas with either scheme's digits") {
+  auto standard = [](char c) {
+    return c >= 'a' && c <= 'z' ? c - 'a' : c >= '0' && c <= '9' ? c - '0' + 26 : -1;
+  };
+  uint32_t points[16];
+  size_t count = 0;
+  // "bücher", as RFC 3492 spells it: "bcher-kva".
+  REQUIRE(DecodePunycode("bcher", "kva", standard, points, 16, &count));
+  CHECK(std::vector<uint32_t>(points, points + count) ==
+        std::vector<uint32_t>{'b', 0xFC, 'c', 'h', 'e', 'r'});
+  CHECK(DecodePunycode("bcher", "kva", standard, points, 6, &count));         // just enough room
+  CHECK_FALSE(DecodePunycode("bcher", "kva", standard, points, 5, &count));   // no room
+  CHECK_FALSE(DecodePunycode("bcher", "kv", standard, points, 16, &count));   // ends early
+  CHECK_FALSE(DecodePunycode("bcher", "k-a", standard, points, 16, &count));  // no digit
+  CHECK_FALSE(DecodePunycode("", "99999999999999", standard, points, 16, &count));  // too large
 }
 
 TEST_CASE("Frame names are demangled in place, once per name") {

@@ -252,3 +252,17 @@ test('demangle() names Swift, Rust and C++ symbols in either style, and leaves o
   await assert.rejects(demangle(swift, { style: 'simplified' }), /options\.style must be/);
   await assert.rejects(demangle(42), /takes a string or an array of strings/);
 });
+
+test('demangle() in WebAssembly: hostile names come back unchanged, and the core keeps working', async () => {
+  // 10,000 deep in each scheme, and a megabyte: the wasm stack and memory are what matter here.
+  const deep = 10_000;
+  const hostile = [
+    `$s${'Say'.repeat(deep)}Si${'G'.repeat(deep)}D`,
+    `_RINvC1a1b${'R'.repeat(deep)}pE`,
+    `_Z1f${'I1a'.repeat(deep)}${'E'.repeat(deep)}v`,
+    `_TtGSq${'GSq'.repeat(deep)}Si${'_'.repeat(deep)}_`,
+    `_Z${'P'.repeat(1 << 20)}i`,
+  ];
+  assert.deepEqual(await demangle(hostile), hostile);
+  assert.equal(await demangle('_ZN3foo3barEv'), 'foo::bar()');
+});

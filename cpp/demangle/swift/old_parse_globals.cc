@@ -37,12 +37,9 @@ Node* OldParser::ParseMetadata() {
     char code;
     NodeKind kind;
   } kMetadata[] = {
-      {'P', NodeKind::kGenericTypeMetadataPattern},
-      {'a', NodeKind::kTypeMetadataAccessFunction},
-      {'L', NodeKind::kTypeMetadataLazyCache},
-      {'m', NodeKind::kMetaclass},
-      {'n', NodeKind::kNominalTypeDescriptor},
-      {'f', NodeKind::kFullTypeMetadata},
+      {'P', NodeKind::kGenericTypeMetadataPattern}, {'a', NodeKind::kTypeMetadataAccessFunction},
+      {'L', NodeKind::kTypeMetadataLazyCache},      {'m', NodeKind::kMetaclass},
+      {'n', NodeKind::kNominalTypeDescriptor},      {'f', NodeKind::kFullTypeMetadata},
   };
   if (NextIf('p')) return Make(NodeKind::kProtocolDescriptor, ParseProtocolName());
   for (const auto& metadata : kMetadata) {
@@ -115,7 +112,8 @@ Node* OldParser::ParseThunk() {
   }
 }
 
-// 'G' generic-signature? from-type to-type, kept in that order.
+// 'G' generic-signature? and two function types; the printer reads the first as the one the thunk
+// converts to.
 Node* OldParser::ParseReabstractionThunk(NodeKind kind) {
   Node* thunk = Make(kind);
   if (NextIf('G')) thunk = Add(thunk, ParseGenericSignature(NodeKind::kDependentGenericSignature));

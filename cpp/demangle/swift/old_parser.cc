@@ -74,6 +74,8 @@ constexpr StandardType kStandardTypes[] = {
 }  // namespace
 
 Node* OldParser::ParseSymbol() {
+  // A name read from a fixed-size buffer may carry a NUL and garbage after it.
+  text_ = text_.substr(0, text_.find('\0'));
   if (!NextIf("_T")) return nullptr;
   Node* global = Make(NodeKind::kGlobal);
   if (NextIf("TS")) {
@@ -106,10 +108,8 @@ Node* OldParser::ParseAttribute() {
     std::string_view code;
     NodeKind kind;
   } kAttributes[] = {
-      {"To", NodeKind::kObjCAttribute},
-      {"TO", NodeKind::kNonObjCAttribute},
-      {"TD", NodeKind::kDynamicAttribute},
-      {"Td", NodeKind::kDirectMethodReferenceAttribute},
+      {"To", NodeKind::kObjCAttribute},    {"TO", NodeKind::kNonObjCAttribute},
+      {"TD", NodeKind::kDynamicAttribute}, {"Td", NodeKind::kDirectMethodReferenceAttribute},
       {"TV", NodeKind::kVTableAttribute},
   };
   for (const auto& attribute : kAttributes) {

@@ -115,6 +115,7 @@ class OldParser {
   Node* ParseTypeBody();
   Node* ParseBuiltinType();
   Node* ParseSpecialType();
+  Node* ParseSilBoxWithLayout();
   Node* ParseFunctionType(NodeKind kind);
   Node* ParseTuple(bool variadic);
   Node* ParseBoundGenericType();

@@ -3,7 +3,8 @@
 // pushes its result; at the end the stack becomes the children of a Global node.
 //
 // Not supported: symbolic references (bytes 0x01-0x1F, which point into a binary image and are
-// refused as the mangling rules require for untrusted input) and the pre-Swift-4 "_T" mangling.
+// refused as the mangling rules require for untrusted input) and the pre-Swift-4 "_T" mangling,
+// which OldParser (old_parser.h) reads.
 // The parser's work is bounded by limits.h; it is split by area over the parse_*.cc files.
 #ifndef INSTRUMENTSCOPE_DEMANGLE_SWIFT_PARSER_H_
 #define INSTRUMENTSCOPE_DEMANGLE_SWIFT_PARSER_H_

@@ -3,6 +3,7 @@
 #include "demangle/swift/arena.h"
 #include "demangle/swift/limits.h"
 #include "demangle/swift/node.h"
+#include "demangle/swift/old_parser.h"
 #include "demangle/swift/parser.h"
 #include "demangle/swift/printer.h"
 
@@ -46,6 +47,15 @@ std::optional<std::string> ParseAndPrint(std::string_view name, size_t start, bo
   return Printer(options, nesting).PrintRoot(root);
 }
 
+std::optional<std::string> ParseAndPrintOld(std::string_view name, const PrintOptions& options,
+                                            int nesting) {
+  Arena arena;
+  NodeFactory factory(arena);
+  Node* root = OldParser(name, arena, factory).ParseSymbol();
+  if (!root) return std::nullopt;
+  return Printer(options, nesting).PrintRoot(root);
+}
+
 }  // namespace
 
 std::optional<std::string> DemangleSymbol(std::string_view mangled, const PrintOptions& options,
@@ -61,9 +71,8 @@ std::optional<std::string> DemangleSymbol(std::string_view mangled, const PrintO
   if (size_t start = PrefixLength(mangled)) {
     return ParseAndPrint(mangled, start, /*async_main=*/false, options, nesting);
   }
-  // OLD MANGLING: "_T" not followed by "0" is the pre-Swift-4 scheme ("_TFC3foo3bar..."), whose
-  // parser is still to come; it is to build a node tree (node.h) for Printer here.
-  if (StartsWith(mangled, "_T")) return std::nullopt;
+  // "_T" not followed by "0": the pre-Swift-4 scheme ("_TFC3foo3bar...").
+  if (StartsWith(mangled, "_T")) return ParseAndPrintOld(mangled, options, nesting);
   return std::nullopt;
 }
 

@@ -77,6 +77,8 @@ class Reader {
   Status ReadProcesses(uint32_t process_datas, RunDetails* run) const;
   Result<SymbolTable> ReadSymbols(uint32_t persistent_symbols) const;
   Result<Symbol> ReadSymbol(uint32_t symbol_data) const;
+  // One image of a shared cache: a list of one, its addresses cache offsets.
+  Result<ProcessImage> ReadCacheImage(uint32_t list_object) const;
   // A process's images, its shared cache's placed among them.
   Result<std::vector<ProcessImage>> ReadProcessImages(uint32_t persistent_symbols,
                                                       const std::string& part);
@@ -401,23 +403,37 @@ void Reader::ReadSharedCaches() {
       Problem(part, listed.status());
       continue;
     }
+    // One problem for the cache, however many of its entries fail alike.
     SharedCacheImages& cache = shared_caches_[uuid];
-    for (const auto& [key, blob_object] : *listed) {
+    size_t unread = 0;
+    Status first_failure;
+    for (const auto& [key, list] : *listed) {
       auto offset = archive_.Integer(key);
-      auto blob = archive_.DataBytes(blob_object);
-      auto list = blob.ok() ? ParseImageList(*blob) : Result<ImageList>(blob.status());
-      if (!offset.ok() || !list.ok() || list->images.size() != 1) {
-        Problem(part, !offset.ok() ? offset.status()
-                      : !list.ok()
-                          ? list.status()
-                          : Status(ErrorCode::kKeyedArchiveCorrupt,
-                                   "an entry lists " + std::to_string(list->images.size()) +
-                                       " images, not one"));
-        continue;
+      auto image = offset.ok() ? ReadCacheImage(list) : Result<ProcessImage>(offset.status());
+      if (image.ok()) {
+        cache[static_cast<uint64_t>(*offset)] = std::move(*image);
+      } else if (unread++ == 0) {
+        first_failure = image.status();
       }
-      cache[static_cast<uint64_t>(*offset)] = std::move(list->images.front());
+    }
+    if (unread > 0) {
+      Problem(part, Status(first_failure.code(),
+                           std::to_string(unread) + " of " + std::to_string(listed->size()) +
+                               " images unreadable, the first: " + first_failure.message()));
     }
   }
+}
+
+Result<ProcessImage> Reader::ReadCacheImage(uint32_t list_object) const {
+  ByteSpan blob;
+  ASSIGN_OR_RETURN(blob, archive_.DataBytes(list_object));
+  ImageList list;
+  ASSIGN_OR_RETURN(list, ParseImageList(blob));
+  if (list.images.size() != 1) {
+    return Status(ErrorCode::kKeyedArchiveCorrupt,
+                  "an entry lists " + std::to_string(list.images.size()) + " images, not one");
+  }
+  return std::move(list.images.front());
 }
 
 void Reader::ReadImageLists() {
@@ -489,6 +505,13 @@ Result<std::vector<ProcessImage>> Reader::ReadProcessImages(uint32_t persistent_
   }
   std::vector<ProcessImage> placed =
       PlaceSharedCache(cache->second, list.shared_cache->base, loaded);
+  size_t expected = loaded.empty() ? cache->second.size() : loaded.size();
+  if (placed.size() < expected || placed.empty()) {
+    Problem(part, Status(ErrorCode::kKeyedArchiveCorrupt,
+                         "only " + std::to_string(placed.size()) + " of the " +
+                             std::to_string(expected) + " shared-cache images the process " +
+                             "loaded are listed; frames in the others stay addresses"));
+  }
   list.images.insert(list.images.end(), std::make_move_iterator(placed.begin()),
                      std::make_move_iterator(placed.end()));
   return std::move(list.images);

@@ -5,6 +5,7 @@
 
 #include "base/byte_reader.h"
 #include "base/checked_math.h"
+#include "formats/names.h"
 
 namespace instrumentscope::trace_bundle {
 namespace {
@@ -19,25 +20,9 @@ constexpr uint32_t kTrailerMagic = 0x00C0FFEE;
 constexpr uint32_t kTrailerVersion = 4;
 constexpr size_t kTrailerUuidOffset = 8;
 constexpr size_t kTrailerBaseOffset = 0x18;
-// Bytes quoted in a message about a layout not seen.
-constexpr size_t kQuotedBytes = 16;
 
 Status Corrupt(const std::string& message, size_t offset) {
   return Status(ErrorCode::kBundleCorrupt, message).WithOffset(offset);
-}
-
-// "ee ff c0 00 05 00 00 00 …": the first bytes from `offset`, for a reader
-// of a message about a layout this version does not know.
-std::string QuoteBytes(ByteSpan blob, size_t offset) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string text;
-  for (size_t i = offset; i < blob.size() && i < offset + kQuotedBytes; ++i) {
-    if (!text.empty()) text += ' ';
-    text += kDigits[blob[i] >> 4];
-    text += kDigits[blob[i] & 0xF];
-  }
-  if (blob.size() > offset + kQuotedBytes) text += " …";
-  return text;
 }
 
 Result<ProcessImage> ReadImage(ByteReader& reader) {

@@ -43,9 +43,10 @@ Result<SymbolArchive> SymbolArchive::Parse(ByteSpan bytes) {
   uint32_t version;
   ASSIGN_OR_RETURN(version, reader.ReadU32Le());
   if (version != kArchiveVersion) {
-    return Status(ErrorCode::kBundleUnsupported,
-                  "a symbol archive of version " + std::to_string(version) +
-                      ", which this version does not read (it reads version 7)")
+    return Status(
+               ErrorCode::kBundleUnsupported,
+               "a symbol archive of version " + std::to_string(version) +
+                   ", which this version does not read (it reads version 7): " + QuoteBytes(bytes))
         .WithOffset(0);
   }
   if (bytes.size() < kArchiveHeaderSize) return Corrupt("the symbol archive is cut short", 0);
