@@ -80,7 +80,8 @@ function demanglingRows(show) {
     const without = instructions(NATIVE, [path, '-o', '/dev/null', '--no-demangle']);
     const share = (with_ - without) / with_;
     met = met && share <= DEMANGLING_TARGET;
-    const name = bundle.split('/').slice(0, 2).join('/').replace('__', '/');
+    const parts = bundle.split('/');
+    const name = `${parts[0].split('__')[1]} ${parts.at(-1)}`;
     show(`| ${name} | ${(with_ / 1e6).toFixed(0)} | ${(without / 1e6).toFixed(0)} | ${(share * 100).toFixed(1)}% |`);
   }
   return met;
