@@ -8,9 +8,8 @@
 import { closeSync, fstatSync, openAsBlob, openSync, unlinkSync, writeSync } from 'node:fs';
 import { open, readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
-import { parseArgs } from 'node:util';
-
 import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
 
 import { demangleHere, importHere } from './core.js';
 import { CHUNK_BYTES } from './input.js';
@@ -47,7 +46,8 @@ or the text of an Instruments Deep Copy of a call tree; - reads standard input
 
 demangle prints each NAME (or each line of standard input when no NAME is
 given) made readable, one per line, as Instruments shows it or, with --full,
-in full; a name that is no Swift, Rust or C++ mangling prints unchanged.`;
+in full; a name that is no Swift, Rust or C++ mangling prints unchanged. (A
+recording in a file named demangle: ./demangle.)`;
 
 function fail(message, exitCode = 1) {
   process.stderr.write(`instrumentscope: ${message}\n`);
