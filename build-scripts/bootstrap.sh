@@ -6,6 +6,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 APT_PACKAGES=(
   cmake make g++ pkg-config       # native build
+  clang-format                    # lint.sh: the C++ layout
   libxml2-dev zlib1g-dev          # native libxml2 and zlib
   catch2 nlohmann-json3-dev       # tests, small JSON
   emscripten binaryen             # wasm build (Emscripten 3.1.6)

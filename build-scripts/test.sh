@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Runs every test: native Catch2 tests (plain and under AddressSanitizer +
-# UndefinedBehaviorSanitizer) through ctest, a short pass of every fuzz target,
-# the JS tests, which drive the very .wasm the package ships, and the page's
-# end-to-end tests in Chromium (screenshots in test-artifacts/e2e). Installs and builds what is missing first.
+# Runs every test: the tree's formatting and lint (lint.sh), native Catch2
+# tests (plain and under AddressSanitizer + UndefinedBehaviorSanitizer)
+# through ctest, a short pass of every fuzz target, the JS tests, which drive
+# the very .wasm the package ships, and the page's end-to-end tests in
+# Chromium (screenshots in test-artifacts/e2e). Installs and builds what is
+# missing first.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
+"$ROOT_DIR/build-scripts/lint.sh"
 "$ROOT_DIR/build-scripts/build.sh" native wasm
 
 log "Building the native tests with sanitizers"

@@ -18,8 +18,6 @@
 #include "container/zip.h"
 #include "demangle/demangle.h"
 #include "formats/deep_copy/deep_copy_importer.h"
-#include "formats/macho/dwarf.h"
-#include "formats/macho/macho.h"
 #include "formats/trace_bundle/form_template.h"
 #include "formats/trace_bundle/image_list.h"
 #include "formats/trace_bundle/legacy_sampler.h"
@@ -31,6 +29,8 @@
 #include "report/summary.h"
 #include "speedscope/folded_stacks.h"
 #include "speedscope/writer.h"
+#include "symbolication/dwarf/debug_info.h"
+#include "symbolication/macho/macho.h"
 #include "symbolication/symbolicate.h"
 
 namespace instrumentscope::fuzz {

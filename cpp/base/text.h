@@ -2,6 +2,7 @@
 #ifndef INSTRUMENTSCOPE_BASE_TEXT_H_
 #define INSTRUMENTSCOPE_BASE_TEXT_H_
 
+#include <string>
 #include <string_view>
 
 namespace instrumentscope {
@@ -28,6 +29,27 @@ inline bool EndsWith(std::string_view text, std::string_view suffix) {
 inline std::string_view BaseName(std::string_view path) {
   size_t slash = path.find_last_of('/');
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// The items, each as `text` spells it, with `separator` between them:
+// JoinList(runs, ", ", [](uint32_t run) { return std::to_string(run); }) is "1, 2, 4".
+template <typename Items, typename Text>
+std::string JoinList(const Items& items, std::string_view separator, Text text) {
+  std::string joined;
+  bool first = true;
+  for (const auto& item : items) {
+    if (!first) joined += separator;
+    first = false;
+    joined += std::string_view(text(item));  // a string, never a number taken as a char
+  }
+  return joined;
+}
+
+// Items that are strings already: JoinList({"a", "b"}) is "a, b".
+template <typename Items>
+std::string JoinList(const Items& items, std::string_view separator = ", ") {
+  return JoinList(
+      items, separator, [](const auto& item) -> const auto& { return item; });
 }
 
 }  // namespace instrumentscope

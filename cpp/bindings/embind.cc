@@ -9,6 +9,7 @@
 #include <emscripten/val.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <optional>
@@ -32,6 +33,13 @@ using emscripten::val;
 std::map<int, std::unique_ptr<Import>>& Sessions() {
   static std::map<int, std::unique_ptr<Import>> sessions;
   return sessions;
+}
+
+// Imports' results kept for writing parts of them as speedscope JSON later
+// (the page shows one process at a time), until released.
+std::map<int, ProfileGroup>& Groups() {
+  static std::map<int, ProfileGroup> groups;
+  return groups;
 }
 
 val ErrorValue(const Status& status) {
@@ -191,6 +199,17 @@ val FinishImport(int session) {
   return result;
 }
 
+// Hands the JSON `writer` produces to `write` (a function of a Uint8Array
+// view of wasm memory, valid only during the call, that returns false to stop).
+template <typename Writer>
+void WriteTo(val& write, Writer writer) {
+  writer([&write](std::string_view piece) {
+    val view(emscripten::typed_memory_view(piece.size(),
+                                           reinterpret_cast<const uint8_t*>(piece.data())));
+    return write(view).as<bool>();
+  });
+}
+
 // Ends the session, handing the speedscope file to `write` (a function of a
 // Uint8Array view of wasm memory, valid only during the call, that returns
 // false to stop) unless it is null. Returns {error} or {progress, summary},
@@ -200,16 +219,63 @@ val FinishImportToJson(int session, val write) {
   Result<ProfileGroup> group = FinishSession(session, &progress);
   if (!group.ok()) return ErrorValue(group.status());
   if (!write.isNull()) {
-    speedscope::WriteJson(*group, [&write](std::string_view piece) {
-      val view(emscripten::typed_memory_view(piece.size(),
-                                             reinterpret_cast<const uint8_t*>(piece.data())));
-      return write(view).as<bool>();
-    });
+    WriteTo(write, [&](const speedscope::JsonSink& sink) { speedscope::WriteJson(*group, sink); });
   }
   val result = val::object();
   result.set("progress", ProgressValue(progress));
   result.set("summary", DumpJson(Summary(*group, SummaryFrames::kOmit)));
   return result;
+}
+
+// Ends the session and keeps its result. Returns {error} or {progress,
+// summary, group}: summary is JSON without the frames; group names the
+// result for WriteGroupJson and ReleaseGroup.
+val FinishImportToGroup(int session) {
+  static int next_group = 1;
+  ImportProgress progress;
+  Result<ProfileGroup> group = FinishSession(session, &progress);
+  if (!group.ok()) return ErrorValue(group.status());
+  val result = val::object();
+  result.set("progress", ProgressValue(progress));
+  result.set("summary", DumpJson(Summary(*group, SummaryFrames::kOmit)));
+  int id = next_group++;
+  Groups()[id] = group.take();
+  result.set("group", id);
+  return result;
+}
+
+// Writes a kept result to `write`: all of it as one speedscope file when
+// `profiles` is null (the same bytes as the CLI's), else those profiles (a
+// JS array of indices) left open for the caller to end with the profile to
+// open first (speedscope::WriteOpenJson). Returns null or {error}.
+val WriteGroupJson(int group, val profiles, val write) {
+  auto entry = Groups().find(group);
+  if (entry == Groups().end()) return InvalidArgument("no kept result " + std::to_string(group));
+  const ProfileGroup& kept = entry->second;
+  if (profiles.isNull()) {
+    WriteTo(write, [&](const speedscope::JsonSink& sink) { speedscope::WriteJson(kept, sink); });
+    return val::null();
+  }
+  std::vector<size_t> selected;
+  for (double index : emscripten::vecFromJSArray<double>(profiles)) {
+    // Doubles, not unsigned: -1 stays -1 in the message.
+    if (!(index >= 0 && index < kept.profiles.size() && index == static_cast<size_t>(index))) {
+      char shown[32];
+      std::snprintf(shown, sizeof shown, "%g", index);
+      return InvalidArgument("no profile " + std::string(shown) + " in the kept result (it has " +
+                             std::to_string(kept.profiles.size()) + ")");
+    }
+    selected.push_back(static_cast<size_t>(index));
+  }
+  if (selected.empty()) return InvalidArgument("no profiles chosen to write");
+  WriteTo(write, [&](const speedscope::JsonSink& sink) {
+    speedscope::WriteOpenJson(kept, selected, sink);
+  });
+  return val::null();
+}
+
+void ReleaseGroup(int group) {
+  Groups().erase(group);
 }
 
 void CancelImport(int session) {
@@ -246,6 +312,9 @@ EMSCRIPTEN_BINDINGS(instrumentscope) {
   emscripten::function("importProgress", &instrumentscope::ImportProgressOf);
   emscripten::function("finishImport", &instrumentscope::FinishImport);
   emscripten::function("finishImportToJson", &instrumentscope::FinishImportToJson);
+  emscripten::function("finishImportToGroup", &instrumentscope::FinishImportToGroup);
+  emscripten::function("writeGroupJson", &instrumentscope::WriteGroupJson);
+  emscripten::function("releaseGroup", &instrumentscope::ReleaseGroup);
   emscripten::function("cancelImport", &instrumentscope::CancelImport);
   emscripten::function("version", &instrumentscope::VersionString);
   emscripten::function("demangleNames", &instrumentscope::DemangleNames);

@@ -1,6 +1,8 @@
 // What every input format implements: a streaming importer that is fed the
 // input's bytes in order and hands frames, stacks and samples to the shared
-// ProfileBuilder. Formats that need random access buffer what they need.
+// ProfileBuilder. Formats that need random access buffer what they need. A
+// format whose input can also be a folder (a .trace bundle) says which of a
+// folder's files it reads, and imports them.
 #ifndef INSTRUMENTSCOPE_FORMATS_IMPORTER_H_
 #define INSTRUMENTSCOPE_FORMATS_IMPORTER_H_
 
@@ -8,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/byte_span.h"
 #include "base/limits.h"
@@ -16,6 +19,7 @@
 
 namespace instrumentscope {
 
+class FileTree;
 class ProfileBuilder;
 
 struct ImportOptions {
@@ -46,6 +50,13 @@ struct FormatDescriptor {
   // Looks at up to kSniffBytes from the start of the (decompressed) input.
   SniffMatch (*sniff)(ByteSpan prefix);
   std::unique_ptr<StreamImporter> (*create)(ProfileBuilder& builder, const ImportOptions& options);
+  // For formats read from folders too, else null. For all of a folder's
+  // paths ('/'-separated), whether each is worth reading: the others may be
+  // handed over without their bytes.
+  std::vector<bool> (*wanted_files)(const std::vector<std::string>& paths) = nullptr;
+  // Imports a folder's files (those not wanted may be empty).
+  Status (*import_files)(const FileTree& files, ProfileBuilder& builder,
+                         const ImportOptions& options) = nullptr;
 };
 
 // Enough bytes for every sniffer to decide.

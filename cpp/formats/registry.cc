@@ -25,4 +25,27 @@ const FormatDescriptor* DetectFormat(ByteSpan prefix) {
   return maybe;
 }
 
+namespace {
+
+const FormatDescriptor* FolderFormat() {
+  for (const FormatDescriptor& format : RegisteredFormats()) {
+    if (format.wanted_files && format.import_files) return &format;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<bool> WantedFolderFiles(const std::vector<std::string>& paths) {
+  const FormatDescriptor* format = FolderFormat();
+  return format ? format->wanted_files(paths) : std::vector<bool>(paths.size(), false);
+}
+
+Status ImportFolder(const FileTree& files, ProfileBuilder& builder, const ImportOptions& options) {
+  const FormatDescriptor* format = FolderFormat();
+  if (!format)
+    return Status(ErrorCode::kUnknownFormat, "no format instrumentscope reads is a folder");
+  return format->import_files(files, builder, options);
+}
+
 }  // namespace instrumentscope

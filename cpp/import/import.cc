@@ -7,7 +7,6 @@
 #include "container/gzip.h"
 #include "demangle/frames.h"
 #include "formats/registry.h"
-#include "formats/trace_bundle/bundle_importer.h"
 #include "report/naming.h"
 #include "symbolication/symbolicate.h"
 
@@ -49,7 +48,7 @@ Status Import::Fail(Status status) {
 }
 
 std::vector<bool> Import::WantedFiles(const std::vector<std::string>& paths) {
-  return trace_bundle::WantedFiles(paths);
+  return WantedFolderFiles(paths);
 }
 
 Status Import::AddFile(std::string_view path, std::vector<uint8_t> bytes) {
@@ -148,7 +147,7 @@ Result<ProfileGroup> Import::Finish() {
   finished_ = true;
   if (folder_) {
     stage_ = ImportStage::kParsing;
-    RETURN_IF_ERROR(Fail(trace_bundle::ImportBundle(*folder_, builder_, options_)));
+    RETURN_IF_ERROR(Fail(ImportFolder(*folder_, builder_, options_)));
     folder_.reset();  // the bundle's bytes are no longer needed while the profiles are built
     return Build();
   }

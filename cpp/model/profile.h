@@ -68,6 +68,11 @@ struct Profile {
   uint64_t tid = 0;
   std::string process_name;
   int64_t pid = -1;  // -1 when the input names no process
+  // The labels every listing shows, made here once: "proc (pid 83138)",
+  // "pid 83138", "proc" or "unnamed process"; the thread's name or
+  // "unnamed thread".
+  std::string process_label;
+  std::string thread_label;
   uint32_t run = 1;
   std::string table;          // schema, e.g. "time-profile"
   uint64_t sample_count = 0;  // recorded samples, gaps excluded

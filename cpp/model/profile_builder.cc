@@ -1,6 +1,7 @@
 #include "model/profile_builder.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -8,6 +9,40 @@
 #include "base/checked_math.h"
 
 namespace instrumentscope {
+namespace {
+
+constexpr const char* kUnnamedProcess = "unnamed process";
+constexpr const char* kUnnamedThread = "unnamed thread";
+
+// "proc (pid 83138)", "pid 83138", "proc", or empty when the input names no process.
+std::string ProcessLabel(const std::string& name, int64_t pid) {
+  if (pid < 0) return name;
+  std::string id = std::to_string(pid);
+  return name.empty() ? "pid " + id : name + " (pid " + id + ")";
+}
+
+// The busiest thread (of the preferred run, when it has any) opens first:
+// most samples, then most weight.
+size_t BusiestProfile(const std::vector<Profile>& profiles, std::optional<uint32_t> preferred_run) {
+  bool preferred_run_has_samples =
+      preferred_run && std::any_of(profiles.begin(), profiles.end(), [&](const Profile& profile) {
+        return profile.run == *preferred_run;
+      });
+  std::optional<size_t> busiest;
+  for (size_t i = 0; i < profiles.size(); ++i) {
+    const Profile& candidate = profiles[i];
+    if (preferred_run_has_samples && candidate.run != *preferred_run) continue;
+    const Profile* best = busiest ? &profiles[*busiest] : nullptr;
+    if (!best || candidate.sample_count > best->sample_count ||
+        (candidate.sample_count == best->sample_count &&
+         candidate.sample_weight > best->sample_weight)) {
+      busiest = i;
+    }
+  }
+  return busiest.value_or(0);
+}
+
+}  // namespace
 
 size_t ProfileBuilder::ThreadKeyHash::operator()(const ThreadKey& key) const {
   uint64_t hash = key.tid * 0x9E3779B97F4A7C15ull;
@@ -121,12 +156,14 @@ ProfileBuilder::ThreadId ProfileBuilder::InternThread(TimelineId timeline, const
   return entry->second;
 }
 
+Status ProfileBuilder::CheckSample(int64_t time, int64_t weight) {
+  if (time >= 0 && weight >= 0 && CheckedAdd(time, weight)) return OkStatus();
+  return Status(ErrorCode::kBadSample, "sample at time " + std::to_string(time) + " with weight " +
+                                           std::to_string(weight) + " is negative or overflows");
+}
+
 Status ProfileBuilder::AddSample(ThreadId thread_id, int64_t time, int64_t weight, StackId stack) {
-  if (time < 0 || weight < 0 || !CheckedAdd(time, weight)) {
-    return Status(ErrorCode::kBadSample, "sample at time " + std::to_string(time) +
-                                             " with weight " + std::to_string(weight) +
-                                             " is negative or overflows");
-  }
+  RETURN_IF_ERROR(CheckSample(time, weight));
   if (stack_limit_reached_) {
     return Status(ErrorCode::kLimitExceeded, "more than " + std::to_string(max_stack_nodes_) +
                                                  " distinct stack prefixes (limits.maxStackNodes)");
@@ -202,98 +239,94 @@ Status ProfileBuilder::FillProfile(const Thread& thread, int64_t timeline_end,
   return OkStatus();
 }
 
-Result<ProfileGroup> ProfileBuilder::Build(std::string name, std::string exporter) && {
-  std::vector<int64_t> timeline_end(timelines_.size(), 0);
-  std::set<uint32_t> runs;
-  for (const Timeline& timeline : timelines_) runs.insert(timeline.run);
-  auto timelines_in_run = [this](uint32_t run) {
-    return std::count_if(timelines_.begin(), timelines_.end(),
-                         [run](const Timeline& timeline) { return timeline.run == run; });
-  };
-
+// Samples that arrived out of time order are put in order, ties as they came.
+void ProfileBuilder::SortSamplesByTime() {
   for (Thread& thread : threads_) {
-    if (!thread.sorted) {
-      std::vector<StoredSample> sorted;
-      sorted.reserve(thread.samples.size());
-      thread.samples.ForEach([&sorted](const StoredSample& sample) { sorted.push_back(sample); });
-      std::stable_sort(sorted.begin(), sorted.end(),
-                       [](const auto& a, const auto& b) { return a.time < b.time; });
-      thread.samples.clear();
-      for (const StoredSample& sample : sorted) thread.samples.push_back(sample);
-    }
+    if (thread.sorted) continue;
+    std::vector<StoredSample> sorted;
+    sorted.reserve(thread.samples.size());
+    thread.samples.ForEach([&sorted](const StoredSample& sample) { sorted.push_back(sample); });
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const auto& a, const auto& b) { return a.time < b.time; });
+    thread.samples.clear();
+    for (const StoredSample& sample : sorted) thread.samples.push_back(sample);
+  }
+}
+
+// Where each timeline ends: the latest end (time + weight) of its samples.
+std::vector<int64_t> ProfileBuilder::TimelineEnds() const {
+  std::vector<int64_t> timeline_end(timelines_.size(), 0);
+  for (const Thread& thread : threads_) {
     int64_t& end = timeline_end[thread.timeline];
     thread.samples.ForEach([this, &end](const StoredSample& sample) {
       // AddSample checked that time + weight does not overflow.
       end = std::max(end, sample.time + WeightOf(sample));
     });
   }
+  return timeline_end;
+}
 
-  // Profiles are grouped by timeline, threads in the order they first appeared.
+// Profiles are grouped by timeline, threads in the order they first appeared.
+std::vector<ProfileBuilder::ThreadId> ProfileBuilder::ThreadsByTimeline() const {
   std::vector<ThreadId> order(threads_.size());
   for (ThreadId id = 0; id < order.size(); ++id) order[id] = id;
   std::stable_sort(order.begin(), order.end(), [this](ThreadId a, ThreadId b) {
     return threads_[a].timeline < threads_[b].timeline;
   });
+  return order;
+}
+
+// A thread's profile, named and labelled, before its samples are filled in.
+Profile ProfileBuilder::NamedProfile(const Thread& thread, bool several_runs,
+                                     const std::string& input_name) const {
+  const Timeline& timeline = timelines_[thread.timeline];
+  Profile profile;
+  profile.thread_name = thread.thread_name;
+  profile.tid = thread.tid;
+  profile.process_name = thread.process_name;
+  profile.pid = thread.pid;
+  profile.run = timeline.run;
+  profile.table = timeline.table;
+
+  const std::string process = ProcessLabel(thread.process_name, thread.pid);
+  profile.process_label = process.empty() ? kUnnamedProcess : process;
+  profile.thread_label = thread.thread_name.empty() ? kUnnamedThread : thread.thread_name;
+  std::vector<std::string> parts;
+  for (const std::string* part : {&thread.thread_name, &process}) {
+    if (!part->empty()) parts.push_back(*part);
+  }
+  if (several_runs) parts.push_back("run " + std::to_string(timeline.run));
+  auto timelines_in_run =
+      std::count_if(timelines_.begin(), timelines_.end(),
+                    [&timeline](const Timeline& other) { return other.run == timeline.run; });
+  if (timelines_in_run > 1) parts.push_back(timeline.table);
+  // A profile of an input that names no thread is named after the input.
+  profile.name = parts.empty() ? input_name : "";
+  for (const std::string& part : parts) {
+    profile.name += (profile.name.empty() ? "" : " — ") + part;
+  }
+  return profile;
+}
+
+Result<ProfileGroup> ProfileBuilder::Build(std::string name, std::string exporter) && {
+  SortSamplesByTime();
+  std::vector<int64_t> timeline_end = TimelineEnds();
+  std::set<uint32_t> runs;
+  for (const Timeline& timeline : timelines_) runs.insert(timeline.run);
 
   ProfileGroup group;
   group.name = std::move(name);
   group.exporter = std::move(exporter);
   group.profiles.reserve(threads_.size());
-  for (ThreadId id : order) {
+  for (ThreadId id : ThreadsByTimeline()) {
     Thread& thread = threads_[id];
     if (thread.samples.empty()) continue;
-    const Timeline& timeline = timelines_[thread.timeline];
-    Profile profile;
-    profile.thread_name = thread.thread_name;
-    profile.tid = thread.tid;
-    profile.process_name = thread.process_name;
-    profile.pid = thread.pid;
-    profile.run = timeline.run;
-    profile.table = timeline.table;
-
-    std::string process = thread.process_name;
-    if (thread.pid >= 0) {
-      process += process.empty() ? "pid " + std::to_string(thread.pid)
-                                 : " (pid " + std::to_string(thread.pid) + ")";
-    }
-    std::vector<std::string> parts;
-    for (std::string* part : {&thread.thread_name, &process}) {
-      if (!part->empty()) parts.push_back(*part);
-    }
-    if (runs.size() > 1) parts.push_back("run " + std::to_string(timeline.run));
-    if (timelines_in_run(timeline.run) > 1) parts.push_back(timeline.table);
-    // A profile of an input that names no thread is named after the input.
-    profile.name = parts.empty() ? group.name : "";
-    for (const std::string& part : parts) {
-      profile.name += (profile.name.empty() ? "" : " — ") + part;
-    }
-
+    Profile profile = NamedProfile(thread, runs.size() > 1, group.name);
     RETURN_IF_ERROR(FillProfile(thread, timeline_end[thread.timeline], &profile));
     thread.samples.clear();  // release memory as we go
     group.profiles.push_back(std::move(profile));
   }
-
-  // The busiest thread (of the preferred run, when it has any) opens first:
-  // most samples, then most weight.
-  auto eligible = [this, &group](const Profile& profile) {
-    if (!preferred_run_) return true;
-    bool run_has_samples =
-        std::any_of(group.profiles.begin(), group.profiles.end(),
-                    [this](const Profile& p) { return p.run == *preferred_run_; });
-    return !run_has_samples || profile.run == *preferred_run_;
-  };
-  std::optional<size_t> busiest;
-  for (size_t i = 0; i < group.profiles.size(); ++i) {
-    const Profile& candidate = group.profiles[i];
-    if (!eligible(candidate)) continue;
-    const Profile* best = busiest ? &group.profiles[*busiest] : nullptr;
-    if (!best || candidate.sample_count > best->sample_count ||
-        (candidate.sample_count == best->sample_count &&
-         candidate.sample_weight > best->sample_weight)) {
-      busiest = i;
-    }
-  }
-  group.active_profile_index = busiest.value_or(0);
+  group.active_profile_index = BusiestProfile(group.profiles, preferred_run_);
 
   group.frames = std::move(frames_);
   group.images = std::move(images_);

@@ -72,6 +72,9 @@ class ProfileBuilder {
   void SetTimelineUnit(TimelineId timeline, ValueUnit unit);
   ThreadId InternThread(TimelineId timeline, const ThreadDesc& desc);
   Status AddSample(ThreadId thread, int64_t time, int64_t weight, StackId stack);
+  // What AddSample refuses whatever the builder holds: a negative time or
+  // weight, or an end that overflows. For importers that hold samples back.
+  static Status CheckSample(int64_t time, int64_t weight);
 
   void AddTable(TableSummary table) { tables_.push_back(std::move(table)); }
   void AddInstrument(std::string name) { instruments_.push_back(std::move(name)); }
@@ -131,6 +134,12 @@ class ProfileBuilder {
     size_t operator()(const ThreadKey& key) const;
   };
 
+  // Build()'s steps.
+  void SortSamplesByTime();
+  std::vector<int64_t> TimelineEnds() const;
+  std::vector<ThreadId> ThreadsByTimeline() const;
+  Profile NamedProfile(const Thread& thread, bool several_runs,
+                       const std::string& input_name) const;
   Status FillProfile(const Thread& thread, int64_t timeline_end, Profile* profile) const;
 
   std::vector<Frame> frames_;

@@ -20,6 +20,8 @@ nlohmann::json Summary(const ProfileGroup& group, SummaryFrames frames) {
         {"startValue", profile.start_value},
         {"endValue", profile.end_value},
         {"threadName", profile.thread_name},
+        {"threadLabel", profile.thread_label},
+        {"processLabel", profile.process_label},
         {"tid", profile.tid},
         {"processName", profile.process_name},
         {"run", profile.run},

@@ -18,8 +18,7 @@ namespace {
 // Once the sink says stop, everything else is dropped.
 class PieceWriter {
  public:
-  explicit PieceWriter(const JsonSink& sink)
-      : sink_(sink), buffer_(new char[kJsonPieceBytes]) {}
+  explicit PieceWriter(const JsonSink& sink) : sink_(sink), buffer_(new char[kJsonPieceBytes]) {}
 
   void Append(std::string_view text) {
     if (text.size() > kJsonPieceBytes - used_) {
@@ -138,52 +137,82 @@ nlohmann::json FrameJson(const Frame& frame) {
   return object;
 }
 
-bool WriteJson(const ProfileGroup& group, const JsonSink& sink) {
-  PieceWriter out(sink);
+namespace {
+
+void WriteFrames(const ProfileGroup& group, PieceWriter& out) {
+  out.Append(",\n\"shared\":{\"frames\":[");
+  for (size_t i = 0; i < group.frames.size() && out.ok(); ++i) {
+    out.Append(i ? ",\n" : "\n");
+    out.Append(DumpJson(FrameJson(group.frames[i])));
+  }
+  out.Append("\n]}");
+}
+
+void WriteProfile(const Profile& profile, StackWriter& stack_writer, PieceWriter& out) {
+  nlohmann::json header = {{"type", kSampledProfileType},
+                           {"name", profile.name},
+                           {"unit", UnitName(profile.unit)},
+                           {"startValue", profile.start_value},
+                           {"endValue", profile.end_value}};
+  std::string text = DumpJson(header);
+  text.pop_back();  // reopen the object to stream samples and weights into it
+  out.Append(text);
+  out.Append(",\n\"samples\":[");
+  for (size_t i = 0; i < profile.samples.size() && out.ok(); ++i) {
+    out.Append(i ? ",[" : "[");
+    if (profile.samples[i] != kEmptyStack) stack_writer.Write(profile.samples[i], out);
+    out.Append(']');
+  }
+  out.Append("],\n\"weights\":[");
+  for (size_t i = 0; i < profile.weights.size() && out.ok(); ++i) {
+    if (i) out.Append(',');
+    out.AppendNumber(profile.weights[i]);
+  }
+  out.Append("]}");
+}
+
+// The members before the frames: schema, exporter and name.
+void WriteHead(const ProfileGroup& group, PieceWriter& out) {
   out.Append("{\"$schema\":");
   out.Append(DumpJson(kSchemaUrl));
   out.Append(",\"exporter\":");
   out.Append(DumpJson(group.exporter));
   out.Append(",\"name\":");
   out.Append(DumpJson(group.name));
+}
+
+void WriteProfiles(const ProfileGroup& group, const std::vector<size_t>& profiles,
+                   PieceWriter& out) {
+  out.Append(",\n\"profiles\":[");
+  StackWriter stack_writer(group.stacks);
+  for (size_t i = 0; i < profiles.size() && out.ok(); ++i) {
+    out.Append(i ? ",\n" : "\n");
+    WriteProfile(group.profiles[profiles[i]], stack_writer, out);
+  }
+  out.Append("\n]");
+}
+
+}  // namespace
+
+bool WriteJson(const ProfileGroup& group, const JsonSink& sink) {
+  PieceWriter out(sink);
+  WriteHead(group, out);
   out.Append(",\"activeProfileIndex\":");
   out.AppendNumber(group.active_profile_index);
-  out.Append(",\n\"shared\":{\"frames\":[");
-  for (size_t i = 0; i < group.frames.size(); ++i) {
-    out.Append(i ? ",\n" : "\n");
-    out.Append(DumpJson(FrameJson(group.frames[i])));
-    if (!out.ok()) return false;
-  }
-  out.Append("\n]},\n\"profiles\":[");
+  WriteFrames(group, out);
+  std::vector<size_t> all(group.profiles.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  WriteProfiles(group, all, out);
+  out.Append("}\n");
+  return out.Flush();
+}
 
-  StackWriter stack_writer(group.stacks);
-  for (size_t p = 0; p < group.profiles.size(); ++p) {
-    const Profile& profile = group.profiles[p];
-    nlohmann::json header = {{"type", kSampledProfileType},
-                             {"name", profile.name},
-                             {"unit", UnitName(profile.unit)},
-                             {"startValue", profile.start_value},
-                             {"endValue", profile.end_value}};
-    std::string text = DumpJson(header);
-    text.pop_back();  // reopen the object to stream samples and weights into it
-    out.Append(p ? ",\n" : "\n");
-    out.Append(text);
-    out.Append(",\n\"samples\":[");
-    for (size_t i = 0; i < profile.samples.size(); ++i) {
-      out.Append(i ? ",[" : "[");
-      if (profile.samples[i] != kEmptyStack) stack_writer.Write(profile.samples[i], out);
-      out.Append(']');
-      if (!out.ok()) return false;
-    }
-    out.Append("],\n\"weights\":[");
-    for (size_t i = 0; i < profile.weights.size(); ++i) {
-      if (i) out.Append(',');
-      out.AppendNumber(profile.weights[i]);
-      if (!out.ok()) return false;
-    }
-    out.Append("]}");
-  }
-  out.Append("\n]}\n");
+bool WriteOpenJson(const ProfileGroup& group, const std::vector<size_t>& profiles,
+                   const JsonSink& sink) {
+  PieceWriter out(sink);
+  WriteHead(group, out);
+  WriteFrames(group, out);
+  WriteProfiles(group, profiles, out);
   return out.Flush();
 }
 

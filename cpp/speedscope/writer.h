@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string_view>
+#include <vector>
 
 #include "model/profile.h"
 
@@ -24,6 +25,13 @@ inline constexpr size_t kJsonPieceBytes = 1 << 20;
 // Returns false when the sink stopped it.
 bool WriteJson(const ProfileGroup& group, const JsonSink& sink);
 void WriteJson(const ProfileGroup& group, std::ostream& out);
+
+// The profiles at `profiles` (indices into group.profiles, in that order) as
+// a speedscope file left open before its last member: the caller ends it with
+// `,"activeProfileIndex":N}`, so that one rendering serves every choice of
+// the profile a viewer opens first. Returns false when the sink stopped it.
+bool WriteOpenJson(const ProfileGroup& group, const std::vector<size_t>& profiles,
+                   const JsonSink& sink);
 
 }  // namespace instrumentscope::speedscope
 

@@ -15,9 +15,9 @@
 #include "base/byte_span.h"
 #include "base/limits.h"
 #include "base/status.h"
-#include "formats/macho/dwarf.h"
-#include "formats/macho/macho.h"
 #include "model/profile.h"
+#include "symbolication/dwarf/debug_info.h"
+#include "symbolication/macho/macho.h"
 
 namespace instrumentscope {
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,109 +33,176 @@ int Usage() {
   return 2;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::string input_path, output_path;
-  bool folded = false, list = false;
+// What the command line asks for.
+struct CommandLine {
+  std::string input_path;
+  std::string output_path;  // empty for stdout
+  bool folded = false;
+  bool list = false;
   std::vector<std::string> symbol_files;
   instrumentscope::ImportOptions options;
+};
+
+// nullopt when the arguments are not the usage's.
+std::optional<CommandLine> ParseCommandLine(int argc, char** argv) {
+  CommandLine command;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if ((arg == "-o" || arg == "--output") && i + 1 < argc) {
-      output_path = argv[++i];
+      command.output_path = argv[++i];
     } else if (arg == "--run" && i + 1 < argc) {
       char* end = nullptr;
       unsigned long run = std::strtoul(argv[++i], &end, 10);
-      if (!end || *end || run == 0 || run > UINT32_MAX) return Usage();
-      options.run = static_cast<uint32_t>(run);
+      if (!end || *end || run == 0 || run > UINT32_MAX) return std::nullopt;
+      command.options.run = static_cast<uint32_t>(run);
     } else if (arg == "--folded") {
-      folded = true;
+      command.folded = true;
     } else if (arg == "--list") {
-      list = true;
+      command.list = true;
     } else if (arg == "--no-demangle") {
-      options.demangle = std::nullopt;
+      command.options.demangle = std::nullopt;
     } else if (arg == "--symbols" && i + 1 < argc) {
-      symbol_files.push_back(argv[++i]);
-    } else if (!arg.empty() && arg[0] != '-' && input_path.empty()) {
-      input_path = arg;
+      command.symbol_files.push_back(argv[++i]);
+    } else if (!arg.empty() && arg[0] != '-' && command.input_path.empty()) {
+      command.input_path = arg;
     } else {
-      return Usage();
+      return std::nullopt;
     }
   }
-  if (input_path.empty()) return Usage();
+  if (command.input_path.empty()) return std::nullopt;
 
+  // "x.trace/" is the folder x.trace, and names the profiles so.
+  std::string& input_path = command.input_path;
   while (input_path.size() > 1 && input_path.back() == '/') input_path.pop_back();
-  options.name = std::string(instrumentscope::BaseName(input_path));
-  instrumentscope::Import import(options);
+  command.options.name = std::string(instrumentscope::BaseName(input_path));
+  return command;
+}
+
+// Reads `symbol_file` (FILE or FILE@LOADADDR) into `import`. Returns the exit
+// status: 0 when the file was added, else having said why.
+int AddSymbolFile(instrumentscope::Import& import, std::string symbol_file) {
+  // FILE@0x… places a file for exports of bare addresses.
+  std::optional<uint64_t> load_address;
+  std::error_code error;
+  size_t at = symbol_file.rfind('@');
+  if (at != std::string::npos && !std::filesystem::exists(symbol_file, error)) {
+    load_address = instrumentscope::ParseAddress(std::string_view(symbol_file).substr(at + 1));
+    if (!load_address) {
+      std::fprintf(stderr,
+                   "instrumentscope: --symbols %s: no such file, and \"%s\" is no load address\n",
+                   symbol_file.c_str(), symbol_file.c_str() + at + 1);
+      return 2;
+    }
+    symbol_file.resize(at);
+  }
+  std::ifstream file(symbol_file, std::ios::binary);
+  if (!file) {
+    std::fprintf(stderr, "instrumentscope: cannot open %s\n", symbol_file.c_str());
+    return 1;
+  }
+  std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(file), {}};
+  instrumentscope::Status status = import.AddSymbolFile(
+      std::string(instrumentscope::BaseName(symbol_file)), std::move(bytes), load_address);
+  if (!status.ok()) {
+    std::fprintf(stderr, "instrumentscope: --symbols %s\n", status.ToString().c_str());
+    return 1;
+  }
+  return 0;
+}
+
+// A .trace folder: its files, with bytes for those the importer reads.
+// Returns false, having said why, when the folder cannot be listed; `status`
+// is the import's own verdict.
+bool FeedFolder(instrumentscope::Import& import, const std::string& folder,
+                instrumentscope::Status* status) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  std::vector<std::string> paths;
+  std::vector<fs::path> files;
+  for (auto it = fs::recursive_directory_iterator(folder, error);
+       !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+    if (!it->is_regular_file()) continue;
+    paths.push_back(fs::relative(it->path(), folder).generic_string());
+    files.push_back(it->path());
+  }
+  std::vector<bool> wanted = instrumentscope::Import::WantedFiles(paths);
+  for (size_t i = 0; i < paths.size() && status->ok() && !error; ++i) {
+    std::vector<uint8_t> bytes;
+    if (wanted[i]) {
+      std::ifstream file(files[i], std::ios::binary);
+      bytes.assign(std::istreambuf_iterator<char>(file), {});
+    }
+    *status = import.AddFile(paths[i], std::move(bytes));
+  }
+  if (error) {
+    std::fprintf(stderr, "instrumentscope: cannot read %s: %s\n", folder.c_str(),
+                 error.message().c_str());
+    return false;
+  }
+  return true;
+}
+
+// A file (zipped bundle, export, Deep Copy), fed in chunks. Returns false,
+// having said why, when it cannot be opened; `status` is the import's verdict.
+bool FeedFile(instrumentscope::Import& import, const std::string& path,
+              instrumentscope::Status* status) {
+  std::FILE* input = std::fopen(path.c_str(), "rb");
+  if (!input) {
+    std::fprintf(stderr, "instrumentscope: cannot open %s: %s\n", path.c_str(),
+                 std::strerror(errno));
+    return false;
+  }
+  std::vector<uint8_t> buffer(kChunkBytes);
+  size_t count;
+  while (status->ok() && (count = std::fread(buffer.data(), 1, buffer.size(), input)) > 0) {
+    *status = import.Feed(instrumentscope::ByteSpan(buffer.data(), count));
+  }
+  std::fclose(input);
+  return true;
+}
+
+// Writes the profiles (or their summary, or folded stacks) where the command
+// line says. Returns the exit status.
+int WriteOutput(const instrumentscope::ProfileGroup& group, const CommandLine& command) {
+  std::ofstream file;
+  if (!command.output_path.empty()) {
+    file.open(command.output_path, std::ios::binary);
+    if (!file) {
+      std::fprintf(stderr, "instrumentscope: cannot write %s\n", command.output_path.c_str());
+      return 1;
+    }
+  }
+  std::ostream& out = command.output_path.empty() ? std::cout : file;
+  if (command.list) {
+    out << instrumentscope::DumpJson(
+               instrumentscope::Summary(group, instrumentscope::SummaryFrames::kOmit), 2)
+        << "\n";
+  } else if (command.folded) {
+    out << instrumentscope::speedscope::FoldedStacks(group);
+  } else {
+    instrumentscope::speedscope::WriteJson(group, out);
+  }
+  out.flush();
+  return out ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::optional<CommandLine> command = ParseCommandLine(argc, argv);
+  if (!command) return Usage();
+
+  instrumentscope::Import import(command->options);
+  for (const std::string& symbol_file : command->symbol_files) {
+    if (int exit_status = AddSymbolFile(import, symbol_file)) return exit_status;
+  }
+  const std::string& input_path = command->input_path;
   instrumentscope::Status status;
   std::error_code error;
-  for (std::string symbol_file : symbol_files) {
-    // FILE@0x… places a file for exports of bare addresses.
-    std::optional<uint64_t> load_address;
-    size_t at = symbol_file.rfind('@');
-    if (at != std::string::npos && !std::filesystem::exists(symbol_file, error)) {
-      load_address = instrumentscope::ParseAddress(std::string_view(symbol_file).substr(at + 1));
-      if (!load_address) {
-        std::fprintf(stderr,
-                     "instrumentscope: --symbols %s: no such file, and \"%s\" is no load address\n",
-                     symbol_file.c_str(), symbol_file.c_str() + at + 1);
-        return 2;
-      }
-      symbol_file.resize(at);
-    }
-    std::ifstream file(symbol_file, std::ios::binary);
-    if (!file) {
-      std::fprintf(stderr, "instrumentscope: cannot open %s\n", symbol_file.c_str());
-      return 1;
-    }
-    std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(file), {}};
-    status = import.AddSymbolFile(std::string(instrumentscope::BaseName(symbol_file)),
-                                  std::move(bytes), load_address);
-    if (!status.ok()) {
-      std::fprintf(stderr, "instrumentscope: --symbols %s\n", status.ToString().c_str());
-      return 1;
-    }
-  }
-  if (std::filesystem::is_directory(input_path, error)) {
-    // A .trace folder: its files, with bytes for those the importer reads.
-    namespace fs = std::filesystem;
-    std::vector<std::string> paths;
-    std::vector<fs::path> files;
-    for (auto it = fs::recursive_directory_iterator(input_path, error);
-         !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-      if (!it->is_regular_file()) continue;
-      paths.push_back(fs::relative(it->path(), input_path).generic_string());
-      files.push_back(it->path());
-    }
-    std::vector<bool> wanted = instrumentscope::Import::WantedFiles(paths);
-    for (size_t i = 0; i < paths.size() && status.ok() && !error; ++i) {
-      std::vector<uint8_t> bytes;
-      if (wanted[i]) {
-        std::ifstream file(files[i], std::ios::binary);
-        bytes.assign(std::istreambuf_iterator<char>(file), {});
-      }
-      status = import.AddFile(paths[i], std::move(bytes));
-    }
-    if (error) {
-      std::fprintf(stderr, "instrumentscope: cannot read %s: %s\n", input_path.c_str(),
-                   error.message().c_str());
-      return 1;
-    }
-  } else {
-    std::FILE* input = std::fopen(input_path.c_str(), "rb");
-    if (!input) {
-      std::fprintf(stderr, "instrumentscope: cannot open %s: %s\n", input_path.c_str(),
-                   std::strerror(errno));
-      return 1;
-    }
-    std::vector<uint8_t> buffer(kChunkBytes);
-    size_t count;
-    while (status.ok() && (count = std::fread(buffer.data(), 1, buffer.size(), input)) > 0) {
-      status = import.Feed(instrumentscope::ByteSpan(buffer.data(), count));
-    }
-    std::fclose(input);
-  }
+  bool readable = std::filesystem::is_directory(input_path, error)
+                      ? FeedFolder(import, input_path, &status)
+                      : FeedFile(import, input_path, &status);
+  if (!readable) return 1;
   auto group = status.ok() ? import.Finish()
                            : instrumentscope::Result<instrumentscope::ProfileGroup>(status);
   if (!group.ok()) {
@@ -146,25 +214,5 @@ int main(int argc, char** argv) {
   for (const instrumentscope::Warning& warning : group->warnings) {
     std::fprintf(stderr, "instrumentscope: warning: %s\n", warning.message.c_str());
   }
-
-  std::ofstream file;
-  if (!output_path.empty()) {
-    file.open(output_path, std::ios::binary);
-    if (!file) {
-      std::fprintf(stderr, "instrumentscope: cannot write %s\n", output_path.c_str());
-      return 1;
-    }
-  }
-  std::ostream& out = output_path.empty() ? std::cout : file;
-  if (list) {
-    out << instrumentscope::DumpJson(
-               instrumentscope::Summary(*group, instrumentscope::SummaryFrames::kOmit), 2)
-        << "\n";
-  } else if (folded) {
-    out << instrumentscope::speedscope::FoldedStacks(*group);
-  } else {
-    instrumentscope::speedscope::WriteJson(*group, out);
-  }
-  out.flush();
-  return out ? 0 : 1;
+  return WriteOutput(*group, *command);
 }

@@ -5,8 +5,6 @@
 // for the same file (linkage names as the file spells them: frame names are
 // demangled later, for every input alike). Skips, saying why, where those
 // tools are missing.
-#include "formats/macho/dwarf.h"
-
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <functional>
@@ -15,7 +13,8 @@
 #include <vector>
 
 #include "apple_programs.h"
-#include "formats/macho/macho.h"
+#include "symbolication/dwarf/debug_info.h"
+#include "symbolication/macho/macho.h"
 #include "test_support.h"
 
 namespace instrumentscope {
@@ -442,8 +441,8 @@ TEST_CASE("DWARF: a section beyond its image is corrupt") {
 
 // --- Hostile DWARF, built here byte by byte ---------------------------------
 // Each file is small; what it asks for would multiply without the reader's
-// budgets (see kAbbrevBytesPerByte and its neighbours in dwarf.cc). The checks
-// are on outcomes (a kLimitExceeded, or the right answer), never on time.
+// budgets (symbolication/dwarf/FORMAT.md, "Bounds on hostile input"). The
+// checks are on outcomes (a kLimitExceeded, or the right answer), never on time.
 
 struct Bytes {
   std::vector<uint8_t> data;

@@ -2,7 +2,7 @@
 // clang for arm64 and x86_64 macOS, linked by ld64.lld, joined into a
 // universal file by this test; symbols and UUIDs checked against llvm-nm and
 // llvm-dwarfdump. Skips, saying why, where those tools are missing.
-#include "formats/macho/macho.h"
+#include "symbolication/macho/macho.h"
 
 #include <catch2/catch.hpp>
 #include <cstdio>

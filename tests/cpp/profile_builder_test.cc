@@ -129,7 +129,8 @@ TEST_CASE("Weights of 2^31 and more survive storage, in and out of order") {
   REQUIRE(f.builder.AddSample(thread, 40, 1, stack).ok());
   auto group = std::move(f.builder).Build("", "");
   REQUIRE(group.ok());
-  CHECK(group->profiles[0].weights.ToVector() == std::vector<int64_t>{0x7FFFFFFF, kHuge, 0x80000000, 1});
+  CHECK(group->profiles[0].weights.ToVector() ==
+        std::vector<int64_t>{0x7FFFFFFF, kHuge, 0x80000000, 1});
   CHECK(group->profiles[0].sample_weight == 0x7FFFFFFF + kHuge + 0x80000000 + 1);
 }
 

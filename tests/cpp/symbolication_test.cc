@@ -10,9 +10,9 @@
 #include <string>
 
 #include "apple_programs.h"
-#include "formats/macho/macho.h"
 #include "formats/names.h"
 #include "import/import.h"
+#include "symbolication/macho/macho.h"
 #include "symbolication/symbol_files.h"
 #include "test_support.h"
 #include "zip_writer.h"

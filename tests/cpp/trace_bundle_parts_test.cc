@@ -109,8 +109,9 @@ TEST_CASE("Row layouts come from the descriptor, or from the schema without one"
   REQUIRE(plain.ok());
   CHECK(plain->time.offset == 0);
   CHECK(plain->time.width == 6);
-  CHECK(plain->thread.offset == 6);
-  CHECK(plain->thread.width == 3);
+  CHECK(plain->category1.offset == 6);
+  CHECK(plain->category1.width == 3);
+  CHECK(plain->category2.width == 0);
   CHECK(plain->Column("process").offset == 9);
   CHECK(plain->Column("weight").offset == 13);
   CHECK(plain->Column("weight").width == 8);
@@ -136,8 +137,10 @@ TEST_CASE("Row layouts come from the descriptor, or from the schema without one"
   auto modern = LayoutRow(*schema, wide, 32);
   REQUIRE(modern.ok());
   CHECK(modern->time.width == 8);
-  CHECK(modern->thread.offset == 8);
-  CHECK(modern->thread.width == 4);
+  CHECK(modern->category1.offset == 8);
+  CHECK(modern->category1.width == 4);
+  CHECK(modern->category2.offset == 12);
+  CHECK(modern->category2.width == 4);
   CHECK(modern->thread_ref_step == 1);
   CHECK(modern->Column("process").offset == 16);
   CHECK(modern->Column("weight").offset == 20);

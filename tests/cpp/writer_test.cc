@@ -1,6 +1,7 @@
 #include "speedscope/writer.h"
 
 #include <catch2/catch.hpp>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,37 @@ TEST_CASE("A sink that says stop gets nothing more") {
   int calls = 0;
   CHECK_FALSE(WriteJson(group, [&calls](std::string_view) { return ++calls < 3; }));
   CHECK(calls == 3);
+}
+
+std::string Joined(const std::function<bool(const JsonSink&)>& write) {
+  std::string text;
+  REQUIRE(write([&text](std::string_view piece) {
+    text += piece;
+    return true;
+  }));
+  return text;
+}
+
+TEST_CASE("A selection of profiles, left open for the profile opened first") {
+  ProfileGroup group = LargeGroup();
+  std::string whole = Joined([&](const JsonSink& sink) { return WriteJson(group, sink); });
+  std::string open = Joined([&](const JsonSink& sink) {
+    return WriteOpenJson(group, {1, 0}, sink);
+  });
+  // Closed with the index of the profile to open: the same file but for the
+  // profiles' order and the index.
+  nlohmann::json file = nlohmann::json::parse(open + ",\"activeProfileIndex\":1}");
+  nlohmann::json expected = nlohmann::json::parse(whole);
+  std::swap(expected["profiles"][0], expected["profiles"][1]);
+  expected["activeProfileIndex"] = 1;
+  CHECK(file == expected);
+  // One profile: the frames are all there, the other profile is not.
+  nlohmann::json one = nlohmann::json::parse(
+      Joined([&](const JsonSink& sink) { return WriteOpenJson(group, {1}, sink); }) +
+      ",\"activeProfileIndex\":0}");
+  CHECK(one["profiles"].size() == 1);
+  CHECK(one["profiles"][0]["name"] == group.profiles[1].name);
+  CHECK(one["shared"] == expected["shared"]);
 }
 
 }  // namespace

@@ -73,7 +73,8 @@ TEST_CASE("A time-profile export becomes one profile per thread") {
   const Profile& profile = group->profiles[0];
   CHECK(profile.name == "Main Thread 0x10 — app (pid 7)");
   CHECK(profile.unit == ValueUnit::kNanoseconds);
-  CHECK(profile.weights.ToVector() == std::vector<int64_t>{1000000, 1000000, 1000000, 2000000, 1000000});
+  CHECK(profile.weights.ToVector() ==
+        std::vector<int64_t>{1000000, 1000000, 1000000, 2000000, 1000000});
   CHECK(profile.samples[0] == kEmptyStack);
   CHECK(StackText(*group, profile.samples[1]) == "main;work");
   CHECK(profile.samples[2] == profile.samples[1]);

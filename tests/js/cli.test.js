@@ -151,7 +151,7 @@ test('a .trace folder and a zipped bundle, with --list and --run', { skip: CORPU
   const folder = corpusFile('IvanCaldwell__ios-astronomy-performance/Instruments.trace/');
   const list = await run(folder, '--list', '--run', '2');
   assert.equal(list.code, 0, list.stderr);
-  assert.match(list.stdout, /^Run 2\n  table time-profile: 253,393 rows of CPU samples\n    process pid 56770: 253,393 samples, 36 threads\n/);
+  assert.match(list.stdout, /^Run 2\n {2}table time-profile: 253,393 rows of CPU samples\n {4}process pid 56770: 253,393 samples, 36 threads\n/);
   assert.doesNotMatch(list.stdout, /Run 1/);
   assert.match(list.stdout, /warning: the bundle has no form\.template/);
 

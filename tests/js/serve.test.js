@@ -38,7 +38,7 @@ function get(path, method = 'GET') {
 test('serves the page, the package, the core and speedscope, each with its type', async () => {
   const cases = [
     ['/', 'text/html; charset=utf-8', /<title>instrumentscope<\/title>/],
-    ['/page.js', 'text/javascript; charset=utf-8', /importTraceWithSummary/],
+    ['/page.js', 'text/javascript; charset=utf-8', /importKept/],
     ['/src/index.js', 'text/javascript; charset=utf-8', /export async function importTrace/],
     ['/dist/instrumentscope-core.wasm', 'application/wasm', /^\0asm/],
     ['/speedscope/', 'text/html; charset=utf-8', /<title>speedscope<\/title>/],

@@ -4,8 +4,9 @@
 // from this origin. document.body.dataset.state is idle, loading, loaded or
 // error, for people's CSS and for automation alike.
 
-import { ImportError, importTraceWithSummary, serializeSpeedscope } from './src/index.js';
+import { ImportError } from './src/index.js';
 import { filesOfDirectory } from './src/input.js';
+import { Selections, importKept, release, wholeJson } from './src/kept.js';
 
 const element = (id) => document.getElementById(id);
 
@@ -73,7 +74,8 @@ const HINTS = {
   MACHO_UNSUPPORTED: SYMBOLS_HINT,
 };
 
-let current = null;  // {file, summary, name} of the recording on show
+// The recording on show: {summary, name, result (kept in the worker), selections}.
+let current = null;
 // The user's binaries and dSYMs ([{path, data}]), kept for every recording
 // opened after them; and the recording open, to name its frames again when
 // more arrive.
@@ -81,6 +83,7 @@ let symbols = [];
 let openedInput = null;
 let importController = null;
 let viewerURL = null;  // the blob: URL speedscope reads the profile from
+let viewerTicket = 0;  // the latest viewer asked for; earlier ones, once written, are dropped
 
 function setState(state) {
   document.body.dataset.state = state;
@@ -172,7 +175,7 @@ async function open(input) {
   const controller = new AbortController();
   importController = controller;
   const name = nameOf(input);
-  current = null;
+  forget();
   closeViewer();
   setStatus('');
   element('progress-name').textContent = name;
@@ -180,7 +183,7 @@ async function open(input) {
   setState('loading');
   openedInput = input;
   try {
-    const { file, summary } = await importTraceWithSummary(input, {
+    const { summary, result } = await importKept(input, {
       symbols: symbols.length ? withLoadAddress(symbols) : undefined,
       symbolLines: element('symbol-lines').checked ? 'line' : 'function',
       signal: controller.signal,
@@ -188,8 +191,11 @@ async function open(input) {
         if (importController === controller) showProgress(progress);
       },
     });
-    if (importController !== controller) return;
-    current = { file, summary, name };
+    if (importController !== controller) {
+      release(result);
+      return;
+    }
+    current = { summary, name, result, selections: new Selections(result) };
     element('symbol-lines-label').hidden = !summary.symbolication?.namedFrames;
     fillRuns();
     showSelection();
@@ -267,11 +273,6 @@ function processKey(profile) {
   return `${profile.pid ?? ''}:${profile.processName}`;
 }
 
-function processLabel(profile) {
-  if (profile.pid === null) return profile.processName || 'unnamed process';
-  return profile.processName ? `${profile.processName} (pid ${profile.pid})` : `pid ${profile.pid}`;
-}
-
 function fillRuns() {
   const { profiles, activeProfileIndex } = current.summary;
   const runs = groupBy(profiles.keys(), (profile) => String(profile.run));
@@ -292,7 +293,7 @@ function fillProcesses(preferredIndex) {
   const selected = preferred && String(preferred.run) === run ? processKey(preferred) : processes[0]?.[0];
   fillSelect(element('process-select'), processes.map(([key, indices]) => ({
     value: key,
-    label: `${processLabel(profiles[indices[0]])} — ${plural(sum(indices), 'sample')}`,
+    label: `${profiles[indices[0]].processLabel} — ${plural(sum(indices), 'sample')}`,
   })), selected);
   fillThreads(preferredIndex);
 }
@@ -312,23 +313,28 @@ function fillThreads(preferredIndex) {
   const selected = threads.includes(preferredIndex) ? preferredIndex : threads[0];
   fillSelect(element('thread-select'), threads.map((index) => ({
     value: String(index),
-    label: `${profiles[index].threadName || 'unnamed thread'} — ${plural(profiles[index].sampleCount, 'sample')}`,
+    label: `${profiles[index].threadLabel} — ${plural(profiles[index].sampleCount, 'sample')}`,
   })), String(selected));
 }
 
 /** Shows the selected process's threads in speedscope, opened at the selected thread. */
-function showSelection() {
+async function showSelection() {
   const threads = threadsOfSelection();
   // speedscope's own thread switcher then goes through this process's threads in profile order.
   const indices = [...threads].sort((a, b) => a - b);
   const selected = Number(element('thread-select').value);
-  const file = {
-    ...current.file,
-    profiles: indices.map((index) => current.file.profiles[index]),
-    activeProfileIndex: Math.max(0, indices.indexOf(selected)),
-  };
+  const ticket = ++viewerTicket;
+  const shown = current;
+  let file;
+  try {
+    file = await shown.selections.file(indices, Math.max(0, indices.indexOf(selected)));
+  } catch (error) {
+    if (ticket === viewerTicket && shown === current) showError(error, shown.name);
+    return;
+  }
+  if (ticket !== viewerTicket || shown !== current) return;
   closeViewer();
-  viewerURL = URL.createObjectURL(new Blob([...serializeSpeedscope(file)], { type: 'application/json' }));
+  viewerURL = URL.createObjectURL(file);
   const frame = document.createElement('iframe');
   frame.title = 'speedscope flame graph viewer';
   // No &title=: speedscope would give it to every thread in its switcher.
@@ -337,18 +343,25 @@ function showSelection() {
   element('viewer').append(frame);
 }
 
-function download() {
-  const blob = new Blob([...serializeSpeedscope(current.file)], { type: 'application/json' });
+/** Saves the whole recording: the core's own JSON, as the command line writes it. */
+async function download() {
+  const { result, name } = current;
   const link = document.createElement('a');
-  link.href = URL.createObjectURL(blob);
-  link.download = `${baseName(current.name)}.speedscope.json`;
+  link.href = URL.createObjectURL(await wholeJson(result));
+  link.download = `${baseName(name)}.speedscope.json`;
   link.click();
   setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
 }
 
+/** Lets the worker free the recording on show. */
+function forget() {
+  if (current) release(current.result);
+  current = null;
+}
+
 function reset() {
   importController?.abort();
-  current = null;
+  forget();
   openedInput = null;
   closeViewer();
   setStatus('');

@@ -134,14 +134,12 @@ function formatList(summary) {
         processes.get(key).push(profile);
       }
       for (const threads of processes.values()) {
-        const { processName, pid } = threads[0];
         const total = threads.reduce((sum, thread) => sum + thread.sampleCount, 0);
-        const label = pid === null ? processName || 'unknown process' : `${processName || 'pid'} ${processName ? `(pid ${pid})` : pid}`;
-        lines.push(`    process ${label}: ${count(total, 'sample')}, ${count(threads.length, 'thread')}`);
+        lines.push(`    process ${threads[0].processLabel}: ${count(total, 'sample')}, ${count(threads.length, 'thread')}`);
         threads.sort((a, b) => b.sampleCount - a.sampleCount);
         for (const thread of threads) {
           const active = thread.index === summary.activeProfileIndex ? '  [busiest]' : '';
-          lines.push(`      ${thread.threadName || 'unnamed thread'}: ${count(thread.sampleCount, 'sample')}${active}`);
+          lines.push(`      ${thread.threadLabel}: ${count(thread.sampleCount, 'sample')}${active}`);
         }
       }
     }

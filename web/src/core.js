@@ -79,8 +79,10 @@ function call(core, method, ...args) {
  *          wanted?: boolean[]}} input (wanted: for each file, whether the core reads it)
  * With options.symbols ([{path, data, loadAddress}]) the user's binaries and
  * dSYMs are added before the input, to name the frames it leaves unnamed.
+ * With options.keep the core keeps the result, which keptJson() then
+ * writes a part at a time; the result is {progress, summary, group}.
  * @param {{name?: string, run?: number, limits?: object, symbols?: object[], symbolLines?: string,
- *          demangle?: boolean|string, signal?: AbortSignal,
+ *          demangle?: boolean|string, keep?: boolean, signal?: AbortSignal,
  *          onProgress?: Function, bytesTotal?: number,
  *          json?: {write: ((bytes: Uint8Array) => void) | null}}} options
  */
@@ -157,9 +159,9 @@ export async function runImport(core, input, options) {
     }
     if (signal?.aborted) throw abortError(signal);
     report('building');
-    const result = options.json
-      ? finishToJson(core, session, options.json.write)
-      : call(core, 'finishImport', session);
+    const result = options.json ? finishToJson(core, session, options.json.write)
+      : options.keep ? keep(core, call(core, 'finishImportToGroup', session))
+        : call(core, 'finishImport', session);
     report('done', result.progress);
     return result;
   } finally {
@@ -172,6 +174,44 @@ export async function runImport(core, input, options) {
     if (onAbort) signal.removeEventListener('abort', onAbort);
     // Not awaited: a stalled source finishes its cleanup when it resumes.
     iterator.return?.()?.catch?.(() => {});
+  }
+}
+
+// Results the core keeps, by a handle of this module's (a core's own numbers
+// would clash between cores): each with the core that holds it.
+const kept = new Map();
+let nextKept = 1;
+
+function keep(core, result) {
+  const handle = nextKept++;
+  kept.set(handle, { core, group: result.group });
+  return { ...result, group: handle };
+}
+
+/**
+ * A kept result as speedscope JSON, in a Blob: all of it when `profiles` is
+ * null (the bytes the CLI writes), else those profiles (indices), to be ended
+ * with `,"activeProfileIndex":N}` (see WriteOpenJson in cpp/speedscope/writer.h).
+ */
+export function keptJson(handle, profiles) {
+  const entry = kept.get(handle);
+  if (!entry) throw new ImportError({ code: 'INVALID_ARGUMENT', message: `no kept result ${handle}` });
+  const parts = [];
+  call(entry.core, 'writeGroupJson', entry.group, profiles, (bytes) => {
+    parts.push(bytes.slice());  // the view is valid only during the call
+    return true;
+  });
+  return new Blob(parts, { type: 'application/json' });
+}
+
+/** Frees a kept result. */
+export function releaseKept(handle) {
+  const entry = kept.get(handle);
+  kept.delete(handle);
+  try {
+    entry?.core.releaseGroup(entry.group);
+  } catch {
+    // A stopped core has nothing left to free.
   }
 }
 
@@ -210,6 +250,7 @@ export async function importHere(input, options, name, json = undefined) {
     symbols: options.symbols,
     symbolLines: options.symbolLines,
     demangle: options.demangle,
+    keep: options.keep,
     signal: options.signal,
     onProgress: options.onProgress,
     bytesTotal: files

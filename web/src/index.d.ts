@@ -238,12 +238,16 @@ export interface ProfileSummary {
   unit: ValueUnit;
   startValue: number;
   endValue: number;
-  /** "Main Thread 0x9db2dc" */
+  /** "Main Thread 0x9db2dc"; empty when the input names no thread. */
   threadName: string;
+  /** The thread as listings show it: its name, or "unnamed thread". */
+  threadLabel: string;
   tid: number;
   processName: string;
   /** null when the input names no process. */
   pid: number | null;
+  /** The process as listings show it: "proc (pid 83138)", "pid 83138", "proc" or "unnamed process". */
+  processLabel: string;
   run: number;
   /** The table the samples came from, e.g. "time-profile". */
   table: string;

@@ -131,6 +131,7 @@ export function importInWorker(input, options, name) {
           limits: options.limits,
           symbolLines: options.symbolLines,
           demangle: options.demangle,
+          keep: options.keep,
           symbols: options.symbols?.map(({ path, data, loadAddress }) => (
             { path, data: isBlob(data) ? data : new Blob([data]), loadAddress })),
           wasmURL: options.wasmURL ? String(options.wasmURL) : undefined,
@@ -142,4 +143,34 @@ export function importInWorker(input, options, name) {
       fail(new ImportError({ code: 'INVALID_ARGUMENT', message: `importTrace: ${error.message}` }));
     }
   });
+}
+
+/** A result kept by an import with options.keep, as speedscope JSON (see keptJson in core.js). */
+export function keptJsonInWorker(group, profiles, workerURL) {
+  return new Promise((resolve, reject) => {
+    const id = nextId++;
+    const target = ownWorker(workerURL);
+    const fail = (error) => {
+      requests.delete(id);
+      reject(error);
+    };
+    requests.set(id, {
+      worker: target,
+      receive(message) {
+        if (message.type === 'done') {
+          requests.delete(id);
+          resolve(message.result.blob);
+        } else if (message.type === 'error') {
+          fail(rebuild(message.error));
+        }
+      },
+      fail,
+    });
+    target.postMessage({ type: 'json', id, group, profiles });
+  });
+}
+
+/** Frees a kept result in the worker. */
+export function releaseInWorker(group, workerURL) {
+  ownWorker(workerURL).postMessage({ type: 'release', group });
 }

@@ -1,11 +1,14 @@
 // The module Worker the browser facade owns: it runs the WebAssembly core off
 // the page's thread. Messages (see worker-client.js for the other side):
 //   in:  {type: 'import', id, options, input}, {type: 'cancel', id},
-//        {type: 'chunk', id, bytes}, {type: 'end', id}   (stream inputs)
+//        {type: 'chunk', id, bytes}, {type: 'end', id}   (stream inputs),
+//        {type: 'json', id, group, profiles}, {type: 'release', group}   (results kept
+//        with options.keep, see core.js)
 //   out: {type: 'progress', id, progress}, {type: 'pull', id} (stream inputs),
-//        {type: 'done', id, result} (typed arrays transferred), {type: 'error', id, error}
+//        {type: 'done', id, result} (typed arrays transferred; for 'json', {blob}),
+//        {type: 'error', id, error}
 
-import { importHere } from './core.js';
+import { importHere, keptJson, releaseKept } from './core.js';
 import { ImportError } from './errors.js';
 
 const controllers = new Map();
@@ -15,7 +18,17 @@ self.onmessage = ({ data }) => {
   if (data.type === 'import') run(data);
   else if (data.type === 'cancel') controllers.get(data.id)?.abort();
   else if (data.type === 'chunk' || data.type === 'end') streams.get(data.id)?.deliver(data);
+  else if (data.type === 'json') writeJson(data);
+  else if (data.type === 'release') releaseKept(data.group);
 };
+
+function writeJson({ id, group, profiles }) {
+  try {
+    self.postMessage({ type: 'done', id, result: { blob: keptJson(group, profiles) } });
+  } catch (error) {
+    self.postMessage({ type: 'error', id, error: describe(error) });
+  }
+}
 
 // A stream the page reads: each chunk is asked for, so that no more than one
 // is ever in flight.
@@ -63,7 +76,8 @@ async function run({ id, options, input }) {
       signal: controller.signal,
       onProgress: (progress) => self.postMessage({ type: 'progress', id, progress }),
     }, options.name);
-    const arrays = [result.stackParents, result.stackFrames, ...result.samples, ...result.weights];
+    const arrays = result.samples
+      ? [result.stackParents, result.stackFrames, ...result.samples, ...result.weights] : [];
     self.postMessage({ type: 'done', id, result }, arrays.map((array) => array.buffer));
   } catch (error) {
     self.postMessage({ type: 'error', id, error: describe(error) });

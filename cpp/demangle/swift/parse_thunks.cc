@@ -6,6 +6,7 @@
 
 namespace instrumentscope::demangle::swift {
 
+// One case per operator character after 'T': the table reads best in one place.
 Node* Parser::ParseThunkOrSpecialization() {
   char c = Next();
   switch (c) {

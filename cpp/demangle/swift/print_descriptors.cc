@@ -152,6 +152,7 @@ bool Printer::PrintDescriptorKind(const Node* node) {
   return false;
 }
 
+// One case per node kind: the table reads best in one place.
 bool Printer::PrintWitnessKind(const Node* node) {
   switch (node->kind()) {
     case NodeKind::kValueWitness: {

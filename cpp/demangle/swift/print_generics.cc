@@ -176,6 +176,7 @@ void Printer::PrintLayoutRequirement(const Node* node) {
   }
 }
 
+// One case per conformance node kind: the table reads best in one place.
 bool Printer::PrintConformanceKind(const Node* node) {
   auto optional_index = [&](const Node* index) {
     if (index && index->has_index()) {

@@ -169,6 +169,7 @@ bool Printer::PrintTypeKind(const Node* node) {
 }
 
 // Existentials, sugar, opaque, builtin and SIL box types, function type attributes.
+// One case per node kind: the table reads best in one place.
 bool Printer::PrintSpecialTypeKind(const Node* node) {
   switch (node->kind()) {
     case NodeKind::kConstrainedExistential:

@@ -210,6 +210,12 @@ class DeepCopyImporter final : public StreamImporter {
     uint64_t line = 0;
   };
 
+  // A row's total weight, and its self weight when the copy has that column.
+  struct RowWeights {
+    Weight total;
+    std::optional<Weight> self;
+  };
+
   Status EndLine(std::string_view line) {
     ++line_number_;
     uint64_t offset = line_offset_;
@@ -249,17 +255,30 @@ class DeepCopyImporter final : public StreamImporter {
     std::string_view name = TrimWhitespace(symbol);
     if (name.empty()) return Status(ErrorCode::kDeepCopyBadRow, "the row has no symbol name");
 
+    auto weights = ReadWeights(cells);
+    RETURN_IF_ERROR(weights.status());
+    RETURN_IF_ERROR(CloseRowsNotAbove(indent));
+    ++rows_;
+    return PushRow(name, *weights);
+  }
+
+  Result<RowWeights> ReadWeights(const std::vector<std::string_view>& cells) {
     auto total = ParseWeight(cells[header_->total_column], header_->total_unit);
     RETURN_IF_ERROR(total.status());
     RETURN_IF_ERROR(CheckDimension(*total));
-    std::optional<Weight> self;
+    RowWeights weights{*total, std::nullopt};
     if (header_->self_column) {  // before the symbol column, so in the row
-      auto parsed = ParseWeight(cells[*header_->self_column], header_->self_unit);
-      RETURN_IF_ERROR(parsed.status());
-      RETURN_IF_ERROR(CheckDimension(*parsed));
-      self = *parsed;
+      auto self = ParseWeight(cells[*header_->self_column], header_->self_unit);
+      RETURN_IF_ERROR(self.status());
+      RETURN_IF_ERROR(CheckDimension(*self));
+      weights.self = *self;
     }
+    return weights;
+  }
 
+  // Closes the open rows that a row indented by `indent` is not below: those
+  // as deep as it or deeper.
+  Status CloseRowsNotAbove(size_t indent) {
     // Depth is the indentation beyond the first row's (16.x indents every row).
     if (!base_indent_) base_indent_ = indent;
     if (indent < *base_indent_) {
@@ -278,20 +297,30 @@ class DeepCopyImporter final : public StreamImporter {
       return Status(ErrorCode::kLimitExceeded,
                     "a call " + std::to_string(depth) + " levels deep (limits.maxFramesPerStack)");
     }
-    ++rows_;
+    return OkStatus();
+  }
 
-    OpenRow row;
-    row.name = std::string(name);
-    row.total = *total;
-    row.self = self;
-    row.line = line_number_;
+  // Opens the row under the innermost open row, adding its total to that row's weight below.
+  Status PushRow(std::string_view name, const RowWeights& weights) {
     OpenRow* parent = open_.empty() ? nullptr : &open_.back();
     if (parent) {
-      auto below = CheckedAdd(parent->below, total->value);
+      auto below = CheckedAdd(parent->below, weights.total.value);
       if (!below) return Status(ErrorCode::kDeepCopyBadRow, "the weights add up past 2^63");
       parent->below = *below;
-      parent->below_rounding += total->rounding;
+      parent->below_rounding += weights.total.rounding;
     }
+    OpenRow row = NewRow(name, parent);
+    row.total = weights.total;
+    row.self = weights.self;
+    row.line = line_number_;
+    open_.push_back(std::move(row));
+    return OkStatus();
+  }
+
+  // A process, thread or call row, by its name and the row it is under.
+  OpenRow NewRow(std::string_view name, const OpenRow* parent) {
+    OpenRow row;
+    row.name = std::string(name);
     bool under_call = parent && parent->kind == OpenRow::Kind::kCall;
     std::optional<ProcessRow> process = under_call || parent ? std::nullopt : ReadProcessRow(name);
     std::optional<ThreadRow> thread;
@@ -318,8 +347,7 @@ class DeepCopyImporter final : public StreamImporter {
           FrameDesc{name, {}, {}, std::nullopt, ParseHexAddress(name), kNoImage});
       row.stack = builder_.InternStack(parent ? parent->stack : kEmptyStack, frame);
     }
-    open_.push_back(std::move(row));
-    return OkStatus();
+    return row;
   }
 
   // All weights of a copy measure one thing.

@@ -1,23 +1,25 @@
-// Reads .trace bundles written by Instruments 4.5 to 16: the time-profile
-// table of every run (corespace/run<N>/core/stores), with backtraces from the
-// run's array uniquer, and the legacy Time Profiler's Trace<N>.run sample
-// files (4.5 to 9.2) with their run archives; names from form.template, the
-// symbols archives of symbols/ (12+) or 4.5's shared_data. Accepts a zipped
-// bundle (at the zip's root or one folder down) or a folder's files.
+// The .trace bundle format, for the registry: bundles written by Instruments
+// 4.5 to 26, zipped (at the zip's root or one folder down) or as a folder's
+// files. Reads the CPU samples of every run — the time-profile tables of
+// corespace runs (time_profile.h) and the legacy Time Profiler's
+// Trace<N>.run files (legacy_runs.h) — named from form.template, the symbol
+// archives of symbols/ (12+) or 4.5's shared_data (frames.h), with thread
+// and process names from wherever the bundle has them: form.template and
+// the thread-name, thread-info and process-info tables (threads.h). A part
+// that cannot be read is left out with a warning (diagnostics.h).
 //
-// Not read (yet): tables other than time-profile (counters). Bundles without
-// CPU samples fail with the instruments they hold. See FORMAT.md for the
-// layouts and the versions seen.
+// Not read (yet): sample tables other than time-profile (cpu-profile,
+// counters-profile and time-sample are named in the error of a bundle that
+// has only those); every other table is only listed, with its row count.
+// See FORMAT.md for the layouts and the versions seen.
 #ifndef INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_BUNDLE_IMPORTER_H_
 #define INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_BUNDLE_IMPORTER_H_
 
 #include <memory>
-#include <string>
-#include <string_view>
-#include <vector>
 
 #include "container/file_tree.h"
 #include "formats/importer.h"
+#include "formats/trace_bundle/bundle_layout.h"
 
 namespace instrumentscope {
 class ProfileBuilder;
@@ -30,17 +32,12 @@ SniffMatch Sniff(ByteSpan prefix);
 std::unique_ptr<StreamImporter> CreateImporter(ProfileBuilder& builder,
                                                const ImportOptions& options);
 
-inline const FormatDescriptor kFormat = {"trace-bundle", &Sniff, &CreateImporter};
-
 // Imports the bundle in `files` (a folder's files, or a zip's). Error paths
 // are paths in `files`.
 Status ImportBundle(const FileTree& files, ProfileBuilder& builder, const ImportOptions& options);
 
-// Which files of a folder (all its paths, '/'-separated) are worth reading:
-// lets callers leave the bulk of a bundle (UI state, per-instrument archives,
-// scratch copies) unread. Some files are wanted for others beside them: a
-// legacy run's archive for its sample file.
-std::vector<bool> WantedFiles(const std::vector<std::string>& paths);
+inline const FormatDescriptor kFormat = {"trace-bundle", &Sniff, &CreateImporter, &WantedFiles,
+                                         &ImportBundle};
 
 }  // namespace instrumentscope::trace_bundle
 

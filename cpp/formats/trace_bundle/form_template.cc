@@ -267,7 +267,8 @@ Status Reader::ReadThreads(uint32_t threads, RunDetails* run) const {
         if (auto number = archive_.Integer(value); number.ok()) pid = *number;
       }
     }
-    if (pid && exec_name && !exec_name->empty()) run->process_names.try_emplace(*pid, *exec_name);
+    if (pid && exec_name && !exec_name->empty())
+      run->thread_exec_names.try_emplace(*pid, *exec_name);
   }
   return OkStatus();
 }

@@ -21,8 +21,10 @@ namespace instrumentscope::trace_bundle {
 
 struct RunDetails {
   std::map<uint64_t, std::string> thread_names;  // tid → "Main Thread  0x3c1feee"
-  std::map<int64_t, std::string> process_names;  // pid → "simple"
-  std::map<int64_t, SymbolTable> symbols;        // pid → its symbols (up to Instruments 11)
+  // Process names by pid, from two places; threads.cc decides which wins.
+  std::map<int64_t, std::string> process_names;      // processDatas: "simple"
+  std::map<int64_t, std::string> thread_exec_names;  // the first XRThread's execName
+  std::map<int64_t, SymbolTable> symbols;            // pid → its symbols (up to Instruments 11)
   // pid → its images, placing symbols/stores/*.symbolsarchive (Instruments
   // 12+), its shared cache's among them (26)
   std::map<int64_t, std::vector<ProcessImage>> images;

@@ -265,12 +265,6 @@ Result<std::map<int64_t, SymbolTable>> ReadArchivedSymbols(const TypedStream& st
   return tables;
 }
 
-bool LooksLikeSamplerData(ByteSpan data) {
-  ByteReader reader(data);
-  auto magic = reader.ReadU32Le();
-  return magic.ok() && *magic == kSamplerMagic;
-}
-
 Status ReadSamplerRecords(ByteSpan data, const SamplerRun& run,
                           const std::function<Status(const SamplerRecord&)>& visit) {
   ByteReader header(data);
@@ -310,6 +304,7 @@ Status ReadSamplerRecords(ByteSpan data, const SamplerRun& run,
   for (uint64_t i = 0; i < run.record_count; ++i) {
     uint64_t offset = page_size + i * record_size;  // within the file, checked above
     SamplerRecord record;
+    record.offset = offset;
     RETURN_IF_ERROR(reader.Seek(offset + timestamp_at));
     ASSIGN_OR_RETURN(record.timestamp, reader.ReadU64Le());
     RETURN_IF_ERROR(reader.Seek(offset + tid_at));

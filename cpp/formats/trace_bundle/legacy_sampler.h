@@ -55,6 +55,7 @@ struct SamplerRecord {
   uint64_t timestamp = 0;  // nanoseconds since the run started
   uint64_t tid = 0;
   uint32_t backtrace = 0;
+  uint64_t offset = 0;  // of the record in sampler.data
 };
 
 // Calls `visit` for each of the run's records in sampler.data, in order.
@@ -67,9 +68,6 @@ Status ReadSamplerRecords(ByteSpan data, const SamplerRun& run,
 Result<std::map<int64_t, SymbolTable>> ReadArchivedSymbols(ByteSpan typedstream,
                                                            const Limits& limits);
 Result<std::map<int64_t, SymbolTable>> ReadArchivedSymbols(const TypedStream& stream);
-
-// The sampler.data header's magic, 0x12340A0A.
-bool LooksLikeSamplerData(ByteSpan data);
 
 }  // namespace instrumentscope::trace_bundle
 

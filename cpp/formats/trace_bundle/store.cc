@@ -145,19 +145,20 @@ Result<StoreDescriptor> ReadDescriptor(const KeyedArchive& archive) {
 
 namespace {
 
-// Places the time and thread of a 9-byte topology at `offset`: its thread
+// Places the time and category of a 9-byte topology at `offset`: its thread
 // references are four times their record's index.
 void PlaceTopology(size_t offset, RowLayout* layout) {
   layout->time = FieldSlot{offset, 6};
-  layout->thread = FieldSlot{offset + 6, 3};
+  layout->category1 = FieldSlot{offset + 6, 3};
   layout->thread_ref_step = 4;
 }
 
-// Places the time and thread of a 16-byte topology (Instruments 16): its
+// Places the time and categories of a 16-byte topology (Instruments 16): its
 // thread references are their record's index.
 void PlaceWideTopology(size_t offset, RowLayout* layout) {
   layout->time = FieldSlot{offset, 8};
-  layout->thread = FieldSlot{offset + 8, 4};
+  layout->category1 = FieldSlot{offset + 8, 4};
+  layout->category2 = FieldSlot{offset + 12, 4};
   layout->thread_ref_step = 1;
 }
 
@@ -207,7 +208,7 @@ Result<RowLayout> LayoutRow(const StoreSchema& schema,
                       " bytes, but its rows are " + std::to_string(row_size) +
                       " bytes: a row layout this version does not know");
   }
-  if (layout.time.width == 0 || layout.thread.width == 0) {
+  if (layout.time.width == 0 || layout.category1.width == 0) {
     return Status(ErrorCode::kBundleUnsupported,
                   "the " + schema.name + " table's rows have no time and thread topology");
   }
@@ -317,6 +318,12 @@ ByteSpan BulkStore::Row(uint64_t row) const {
 
 bool BulkStore::IsPadding(uint64_t row) const {
   return AllZero(Row(row));
+}
+
+uint64_t BulkStore::CountEvents() const {
+  uint64_t events = 0;
+  for (uint64_t i = 0; i < row_count_; ++i) events += IsPadding(i) ? 0 : 1;
+  return events;
 }
 
 }  // namespace instrumentscope::trace_bundle

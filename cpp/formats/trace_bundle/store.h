@@ -37,12 +37,15 @@ struct FieldSlot {
   size_t width = 0;
 };
 
-// Where the fields of a row are: the topology's time and thread (its
-// category 1), and the other columns by mnemonic.
+// Where the fields of a row are: the topology's time and categories (category
+// 1 is the thread in sample tables, the pid in thread-info and process-info;
+// category 2, of the 16-byte topology only, is 0 in every row seen), and the
+// other columns by mnemonic.
 struct RowLayout {
   size_t row_size = 0;
   FieldSlot time;
-  FieldSlot thread;
+  FieldSlot category1;
+  FieldSlot category2;
   // A thread reference is this many times the index of its [tid, process]
   // record: 4 with the 9-byte topology, 1 with the 16-byte one.
   uint64_t thread_ref_step = 4;
@@ -83,6 +86,8 @@ class BulkStore {
   ByteSpan Row(uint64_t row) const;
   // Rows of zeros pad the store's chunks: they are no events.
   bool IsPadding(uint64_t row) const;
+  // The rows that are no padding.
+  uint64_t CountEvents() const;
 
  private:
   BulkStore(SharedBytes bytes, uint64_t data_start, uint32_t row_size, uint64_t row_count)

@@ -20,21 +20,30 @@ constexpr uint32_t kMaxArrayElements = 1 << 24;
 
 }  // namespace
 
-Result<std::vector<uint64_t>> Uniquer::ReadIndex(ByteSpan index, uint64_t data_size) {
+Status Uniquer::CheckIndex(ByteSpan index) {
+  if (index.size() < kHeaderSize) {
+    return Status(ErrorCode::kBundleCorrupt, "integeruniquer.index is " +
+                                                 std::to_string(index.size()) +
+                                                 " bytes, too short for its 32-byte header");
+  }
   ByteReader reader(index);
-  auto magic = reader.ReadU32Le();
-  if (!magic.ok()) return magic.status();
-  if (*magic != kMagic) {
+  if (*reader.ReadU32Le() != kMagic) {
     return Status(ErrorCode::kBundleCorrupt, "integeruniquer.index has no 0x01234567 magic")
         .WithOffset(0);
   }
   RETURN_IF_ERROR(reader.Seek(kBlockSizeOffset));
-  auto block_size = reader.ReadU32Le();
-  if (!block_size.ok()) return block_size.status();
-  if (*block_size == 0) {
+  if (*reader.ReadU32Le() == 0) {
     return Status(ErrorCode::kBundleCorrupt, "integeruniquer.index gives a block size of 0")
         .WithOffset(kBlockSizeOffset);
   }
+  return OkStatus();
+}
+
+Result<std::vector<uint64_t>> Uniquer::ReadIndex(ByteSpan index, uint64_t data_size) {
+  RETURN_IF_ERROR(CheckIndex(index));
+  ByteReader reader(index);
+  RETURN_IF_ERROR(reader.Seek(kBlockSizeOffset));
+  uint32_t block_size = *reader.ReadU32Le();
   std::vector<uint64_t> offsets;
   if (index.size() < kFirstEntry) return offsets;
   offsets.reserve((index.size() - kFirstEntry) / kEntrySize);
@@ -43,7 +52,7 @@ Result<std::vector<uint64_t>> Uniquer::ReadIndex(ByteSpan index, uint64_t data_s
     uint64_t entry_offset = reader.absolute_offset();
     uint32_t in_block = *reader.ReadU32Le();
     uint32_t block = *reader.ReadU32Le();
-    auto start = CheckedAdd<uint64_t>(uint64_t{block} * *block_size, in_block);
+    auto start = CheckedAdd<uint64_t>(uint64_t{block} * block_size, in_block);
     if (!start || *start + 4 > data_size) {
       return Status(ErrorCode::kBundleCorrupt, "integeruniquer.index entry " +
                                                    std::to_string(offsets.size()) +
@@ -77,7 +86,8 @@ Result<std::vector<uint64_t>> Uniquer::ScanData(ByteSpan data) {
 Result<Uniquer> Uniquer::Open(SharedBytes index, SharedBytes data, std::string data_path) {
   ByteSpan data_bytes(data->data(), data->size());
   std::vector<uint64_t> offsets;
-  if (index && index->size() >= kHeaderSize) {
+  // An empty index is none: the arrays are found as without one.
+  if (index && !index->empty()) {
     auto read = ReadIndex(ByteSpan(index->data(), index->size()), data->size());
     if (!read.ok()) return read.status();
     offsets = read.take();

@@ -22,8 +22,13 @@ namespace instrumentscope::trace_bundle {
 class Uniquer {
  public:
   // Index and data as read from the bundle (already inflated). Without an
-  // index (some bundles lose it), the data file is scanned for its arrays.
+  // index (null or empty: some bundles lose it), the data file is scanned for
+  // its arrays.
   static Result<Uniquer> Open(SharedBytes index, SharedBytes data, std::string data_path);
+  // Whether the index's header can be read (its size, magic and block
+  // size): an index that fails is no index at all, and the data is scanned
+  // instead. Entries pointing past the data fail Open: the data is short.
+  static Status CheckIndex(ByteSpan index);
 
   size_t size() const { return offsets_.size(); }
   // The elements of array `ref`.

@@ -17,4 +17,8 @@ std::string_view BacktraceLeafName(std::string_view fmt) {
   return TrimWhitespace(arrow == std::string_view::npos ? fmt : fmt.substr(0, arrow));
 }
 
+std::string Plural(uint64_t count, const char* noun) {
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
 }  // namespace instrumentscope::xctrace_xml

@@ -1,4 +1,4 @@
-#include "formats/macho/macho.h"
+#include "symbolication/macho/macho.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -2,12 +2,13 @@
 // DWARF companions inside .dSYM bundles, read for symbolication. What is read:
 // the 64-bit header, LC_SEGMENT_64 and its sections, LC_SYMTAB (nlist_64),
 // LC_UUID and LC_FUNCTION_STARTS. FORMAT.md in this folder has the layouts.
-#ifndef INSTRUMENTSCOPE_FORMATS_MACHO_MACHO_H_
-#define INSTRUMENTSCOPE_FORMATS_MACHO_MACHO_H_
+#ifndef INSTRUMENTSCOPE_SYMBOLICATION_MACHO_MACHO_H_
+#define INSTRUMENTSCOPE_SYMBOLICATION_MACHO_MACHO_H_
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/byte_span.h"
@@ -60,7 +61,7 @@ struct Image {
 // "arm64", "x86_64", or "cpu 0x…".
 std::string ArchitectureName(uint32_t cpu_type, uint32_t cpu_subtype);
 
-// Whether `prefix` starts like a 64-bit Mach-O or a universal file.
+// Whether `prefix` starts like a Mach-O (32- or 64-bit) or a universal file.
 bool LooksLikeMachO(ByteSpan prefix);
 
 // Every architecture of a thin or universal file; 32-bit slices are skipped.
@@ -70,4 +71,4 @@ Result<std::vector<Image>> ReadMachO(ByteSpan file);
 
 }  // namespace instrumentscope::macho
 
-#endif  // INSTRUMENTSCOPE_FORMATS_MACHO_MACHO_H_
+#endif  // INSTRUMENTSCOPE_SYMBOLICATION_MACHO_MACHO_H_

@@ -6,9 +6,10 @@
 // .debug_str_offsets, .debug_line_str), addresses (.debug_addr), ranges
 // (.debug_ranges, .debug_rnglists) and line programs (.debug_line). Not read:
 // 64-bit DWARF, split DWARF (.dwo), type units, .debug_aranges and the
-// accelerator tables. FORMAT.md in this folder has the layouts.
-#ifndef INSTRUMENTSCOPE_FORMATS_MACHO_DWARF_H_
-#define INSTRUMENTSCOPE_FORMATS_MACHO_DWARF_H_
+// accelerator tables. FORMAT.md in this folder has the layouts, and which of
+// the folder's files reads each.
+#ifndef INSTRUMENTSCOPE_SYMBOLICATION_DWARF_DEBUG_INFO_H_
+#define INSTRUMENTSCOPE_SYMBOLICATION_DWARF_DEBUG_INFO_H_
 
 #include <cstdint>
 #include <memory>
@@ -16,7 +17,7 @@
 #include <vector>
 
 #include "base/status.h"
-#include "formats/macho/macho.h"
+#include "symbolication/macho/macho.h"
 
 namespace instrumentscope::dwarf {
 
@@ -29,6 +30,8 @@ struct SourceFrame {
   std::string function_file;   // where the function is declared (DW_AT_decl_file), full path
   uint32_t function_line = 0;  // DW_AT_decl_line: llvm-symbolizer's "Function start line"
 };
+
+class AddressLookup;  // lookup.h: the reader's parts, tied together
 
 class DebugInfo {
  public:
@@ -53,12 +56,11 @@ class DebugInfo {
   Result<std::vector<SourceFrame>> Lookup(uint64_t address);
 
  private:
-  struct State;
-  explicit DebugInfo(std::unique_ptr<State> state);
+  explicit DebugInfo(std::unique_ptr<AddressLookup> lookup);
 
-  std::unique_ptr<State> state_;
+  std::unique_ptr<AddressLookup> lookup_;
 };
 
 }  // namespace instrumentscope::dwarf
 
-#endif  // INSTRUMENTSCOPE_FORMATS_MACHO_DWARF_H_
+#endif  // INSTRUMENTSCOPE_SYMBOLICATION_DWARF_DEBUG_INFO_H_

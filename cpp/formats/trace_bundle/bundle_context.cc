@@ -1,0 +1,27 @@
+#include "formats/trace_bundle/bundle_context.h"
+
+namespace instrumentscope::trace_bundle {
+
+CoreRunState::CoreRunState(BundleContext& bundle, const CoreRun& run)
+    : references(bundle.files, bundle.left_out, run),
+      stacks(run.number, references, bundle.Details(run.number), bundle.frames, bundle.builder,
+             bundle.options.limits.max_frames_per_stack) {}
+
+const RunDetails* BundleContext::Details(uint32_t run) const {
+  if (!form) return nullptr;
+  auto entry = form->runs.find(run);
+  return entry == form->runs.end() ? nullptr : &entry->second;
+}
+
+CoreRunState& BundleContext::Run(const CoreRun& run) {
+  auto entry = runs_.find(run.number);
+  if (entry == runs_.end()) {
+    entry = runs_
+                .emplace(std::piecewise_construct, std::forward_as_tuple(run.number),
+                         std::forward_as_tuple(*this, run))
+                .first;
+  }
+  return entry->second;
+}
+
+}  // namespace instrumentscope::trace_bundle

@@ -1,0 +1,71 @@
+// What the consumers of a bundle's tables share while it is imported: its
+// files, what form.template says, each corespace run's references, names and
+// stacks, the frames of every process, the parts left out, and the builder.
+// Reads nothing itself.
+#ifndef INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_BUNDLE_CONTEXT_H_
+#define INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_BUNDLE_CONTEXT_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "formats/importer.h"
+#include "formats/trace_bundle/bundle_files.h"
+#include "formats/trace_bundle/diagnostics.h"
+#include "formats/trace_bundle/form_template.h"
+#include "formats/trace_bundle/frames.h"
+#include "formats/trace_bundle/stacks.h"
+#include "formats/trace_bundle/tables.h"
+#include "formats/trace_bundle/threads.h"
+#include "model/profile_builder.h"
+
+namespace instrumentscope::trace_bundle {
+
+class BundleContext;
+
+// One corespace run, as its tables are read. `stacks` refers to
+// `references`: a state stays where it was made (BundleContext keeps them in
+// a std::map, whose nodes never move).
+struct CoreRunState {
+  CoreRunState(BundleContext& bundle, const CoreRun& run);
+  CoreRunState(const CoreRunState&) = delete;
+  CoreRunState& operator=(const CoreRunState&) = delete;
+
+  RunReferences references;
+  RunThreadNames names;  // read before the samples, which take them
+  CoreStacks stacks;
+};
+
+class BundleContext {
+ public:
+  // `root`: the bundle's folder in the input, for warnings (diagnostics.h).
+  BundleContext(BundleFiles& bundle_files, ProfileBuilder& profile_builder,
+                const ImportOptions& import_options, std::string root)
+      : files(bundle_files),
+        builder(profile_builder),
+        options(import_options),
+        left_out(bundle_files, profile_builder, std::move(root)),
+        frames(bundle_files, profile_builder, left_out) {}
+
+  // form.template's details of a run; null without them.
+  const RunDetails* Details(uint32_t run) const;
+  // Once `form` is read: a run's stacks keep its details.
+  CoreRunState& Run(const CoreRun& run);
+
+  BundleFiles& files;
+  ProfileBuilder& builder;
+  const ImportOptions& options;
+  std::optional<FormTemplate> form;
+  LeftOutParts left_out;  // before `frames`, which warns through it
+  FrameNamer frames;
+  std::set<uint32_t> runs_with_samples;
+
+ private:
+  std::map<uint32_t, CoreRunState> runs_;
+};
+
+}  // namespace instrumentscope::trace_bundle
+
+#endif  // INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_BUNDLE_CONTEXT_H_

@@ -1,0 +1,56 @@
+// The files of one bundle as the importer reads them: members inflated when
+// they are raw zlib streams (every file under corespace/run<N>/core/ from
+// Instruments 9.3 on), zips inside the bundle opened, and every byte read
+// counted against limits.maxDecompressedBytes (and each member against
+// limits.maxMemberBytes). Knows no file's contents, and no path but those
+// handed to it (bundle_layout.h has them).
+#ifndef INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_BUNDLE_FILES_H_
+#define INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_BUNDLE_FILES_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/limits.h"
+#include "base/status.h"
+#include "container/file_tree.h"
+#include "formats/trace_bundle/bundle_layout.h"
+
+namespace instrumentscope::trace_bundle {
+
+class BundleFiles {
+ public:
+  // `files` is the bundle, its root at the top.
+  BundleFiles(const FileTree& files, const Limits& limits);
+
+  const BundleLayout& layout() const { return layout_; }
+  const Limits& limits() const { return limits_; }
+  bool Contains(std::string_view path) const { return files_.Contains(path); }
+
+  // The file, inflated, counted.
+  Result<SharedBytes> Read(const std::string& path);
+  // The file as stored, not counted: form.template, a plain property list in
+  // every version seen, whose reader bounds it by limits.maxPlistObjects.
+  Result<SharedBytes> ReadAsStored(const std::string& path) const;
+  // The file, inflated, handed to `piece` a part at a time, counted: for
+  // files that are only summed up, never held whole.
+  Status ReadInPieces(const std::string& path, const std::function<void(ByteSpan)>& piece);
+  // The one file of a zip inside the bundle (a legacy run's archive, 4.5's
+  // symbols), counted, and its path ("…/1.run.zip!/<member>").
+  Result<std::vector<uint8_t>> ReadZipped(const std::string& path, std::string* member_path);
+
+ private:
+  // Adds a member's expanded size to the bundle's, within its limit.
+  Status Count(const std::string& path, uint64_t size);
+
+  const FileTree& files_;
+  const Limits& limits_;
+  BundleLayout layout_;
+  uint64_t read_bytes_ = 0;  // all members read so far, expanded
+};
+
+}  // namespace instrumentscope::trace_bundle
+
+#endif  // INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_BUNDLE_FILES_H_

@@ -1,0 +1,134 @@
+// The tables of a bundle's runs, for the consumers that give them meaning: a
+// store (corespace/run<N>/core/stores/<store>/) opened by its schema, its rows
+// typed (the topology's time and categories, the other columns by mnemonic,
+// laid out by bulkstore_descriptor or, without one, by the schema), and the
+// references rows hold resolved through the run's array uniquer and strings.
+// Errors name the file, the byte offset and the row. Knows no table's
+// meaning: time_profile.cc, threads.cc… do. See FORMAT.md for the layouts.
+#ifndef INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_TABLES_H_
+#define INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_TABLES_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "formats/trace_bundle/bundle_files.h"
+#include "formats/trace_bundle/bundle_layout.h"
+#include "formats/trace_bundle/store.h"
+#include "formats/trace_bundle/uniquer.h"
+
+namespace instrumentscope::trace_bundle {
+
+class LeftOutParts;
+
+// A store whose schema was read: the table's name and columns.
+struct Table {
+  StoreFolder store;
+  StoreSchema schema;
+
+  uint32_t run() const { return store.run.number; }
+  const std::string& name() const { return schema.name; }
+};
+
+Result<Table> OpenTable(BundleFiles& files, const StoreFolder& store);
+
+// One row of a table.
+class Row {
+ public:
+  Row(ByteSpan bytes, const RowLayout& layout) : bytes_(bytes), layout_(layout) {}
+
+  uint64_t time() const { return (*this)[layout_.time]; }
+  uint64_t category1() const { return (*this)[layout_.category1]; }
+  // A column's unsigned little-endian value; 0 for a column the table lacks.
+  uint64_t operator[](FieldSlot column) const {
+    // LayoutRow checked once that the fields fit the row size, the size of
+    // every row: no check per field of millions of rows.
+    uint64_t value = 0;
+    for (size_t i = column.width; i-- > 0;) value = value << 8 | bytes_[column.offset + i];
+    return value;
+  }
+
+ private:
+  ByteSpan bytes_;
+  const RowLayout& layout_;
+};
+
+// The rows of a table, read whole.
+class TableRows {
+ public:
+  const RowLayout& layout() const { return layout_; }
+  FieldSlot Column(std::string_view mnemonic) const { return layout_.Column(mnemonic); }
+  uint64_t size() const { return rows_.row_count(); }  // padding included
+  bool IsPadding(uint64_t row) const { return rows_.IsPadding(row); }
+  Row row(uint64_t row) const { return Row(rows_.Row(row), layout_); }
+  uint64_t offset(uint64_t row) const { return rows_.row_offset(row); }
+  uint64_t CountEvents() const { return rows_.CountEvents(); }
+  // Calls `visit(row)` with every row that is no padding.
+  template <typename Visit>
+  void ForEachEvent(Visit visit) const {
+    for (uint64_t i = 0; i < size(); ++i) {
+      if (!IsPadding(i)) visit(row(i));
+    }
+  }
+
+  // An error about row `row`: where it is in the bulkstore. An error about
+  // another file (the uniquer) stays as it is, located in that file.
+  Status InRow(const Status& status, uint64_t row) const;
+  // An error about the value of row `row`: at its bytes in the bulkstore.
+  Status AtRow(Status status, uint64_t row) const;
+  const std::string& path() const { return path_; }
+
+ private:
+  friend Result<TableRows> ReadRows(BundleFiles& files, const Table& table);
+  TableRows(BulkStore rows, RowLayout layout, std::string path)
+      : rows_(std::move(rows)), layout_(std::move(layout)), path_(std::move(path)) {}
+
+  BulkStore rows_;
+  RowLayout layout_;
+  std::string path_;  // the bulkstore's
+};
+
+Result<TableRows> ReadRows(BundleFiles& files, const Table& table);
+// The rows of a table that is only listed, counted a piece at a time.
+Result<uint64_t> CountRows(BundleFiles& files, const Table& table);
+
+// What the rows of one run refer to: arrays in the run's uniquer, strings in
+// its strings file. Each is read once, when first needed.
+class RunReferences {
+ public:
+  RunReferences(BundleFiles& files, LeftOutParts& left_out, CoreRun run)
+      : files_(files), left_out_(left_out), run_(std::move(run)) {}
+
+  // Without an index, or with one that cannot be read (a warning), the
+  // arrays are found by scanning the data file.
+  Result<const Uniquer*> Arrays();
+  // Fails when the run has no strings file: only tables with strings ask.
+  Result<const std::vector<std::string>*> Strings();
+
+  // A thread reference (XRThreadTypeID) is `step` times the index of its
+  // [tid, process reference] record; a record without a process takes the
+  // row's. A process reference (XRProcessTypeID) is the index of its [pid,
+  // name] record (the name is a placeholder, "TODO").
+  struct Thread {
+    uint64_t tid = 0;
+    int64_t pid = -1;
+  };
+  Result<Thread> ThreadOf(uint64_t thread_ref, uint64_t step, uint64_t process_ref);
+  Result<int64_t> ProcessId(uint64_t process_ref);
+
+ private:
+  Result<Uniquer> OpenArrays();
+
+  BundleFiles& files_;
+  LeftOutParts& left_out_;
+  CoreRun run_;
+  std::optional<Result<Uniquer>> arrays_;
+  std::optional<Result<std::vector<std::string>>> strings_;
+};
+
+}  // namespace instrumentscope::trace_bundle
+
+#endif  // INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_TABLES_H_

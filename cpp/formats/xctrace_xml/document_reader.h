@@ -1,0 +1,97 @@
+// The structure of an xctrace export, as the tokenizer reports its elements:
+// the root (table data, a table of contents, or not an export at all), each
+// <node> with its run and its <schema>'s columns, and which <row>s are read.
+// The elements inside those rows go to CellValues, the rows themselves to the
+// RowAssembler. What the document held is kept for the importer's summary.
+//
+// Not read: the rows of tables that hold no CPU samples, or of other runs than
+// the one asked for (they are counted, never parsed).
+#ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_DOCUMENT_READER_H_
+#define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_DOCUMENT_READER_H_
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "formats/importer.h"
+#include "formats/xctrace_xml/cell_values.h"
+#include "formats/xctrace_xml/elements.h"
+#include "formats/xctrace_xml/row_assembler.h"
+#include "formats/xctrace_xml/table_of_contents.h"
+#include "formats/xctrace_xml/table_schema.h"
+#include "model/profile_builder.h"
+
+namespace instrumentscope::xctrace_xml {
+
+class DocumentReader {
+ public:
+  DocumentReader(ProfileBuilder& builder, const ImportOptions& options);
+
+  // An element starts; it is `stack.back()`, below the elements open around it.
+  Content Start(std::vector<OpenElement>& stack, const Attributes& attributes);
+  // An element ends; `stack` holds the elements still open, `text` what
+  // followed its last tag inside.
+  void End(const OpenElement& closed, const std::vector<OpenElement>& stack, std::string_view text);
+
+  // The elements inside a <row> that is read, refs already resolved.
+  void StartValue(const OpenElement& open, const Attributes& attributes) {
+    cells_.Start(open, attributes);
+  }
+  Value CompleteValue(const OpenElement& open, std::string_view text) {
+    return cells_.Complete(open, text);
+  }
+  void DeliverValue(const OpenElement& child, const OpenElement& parent, const Value& value) {
+    cells_.Deliver(child, parent, value);
+  }
+  void DeliverCell(const OpenElement& cell, const Value& value) { rows_.AssignCell(cell, value); }
+
+  bool failed() const { return error_.failed(); }
+  Status TakeError() { return error_.Take(); }
+
+  // What the document held.
+  bool is_table_of_contents() const { return document_ == Document::kTableOfContents; }
+  const TableOfContents& table_of_contents() const { return toc_; }
+  const std::vector<TableSummary>& tables() const { return tables_; }
+  const std::set<uint32_t>& runs() const { return runs_seen_; }
+  const RowAssembler& rows() const { return rows_; }
+
+ private:
+  Content StartRoot(const OpenElement& root);
+  void StartNode(OpenElement& node, const Attributes& attributes);
+  void StartSchema(const Attributes& attributes);
+  Content StartRow(OpenElement& row);
+  void EndNode();
+  void EndSchema();
+
+  ProfileBuilder& builder_;
+  const ImportOptions& options_;
+  FirstError error_;
+  CellValues cells_;
+  RowAssembler rows_;
+
+  enum class Document : uint8_t { kUnknown, kData, kTableOfContents };
+  Document document_ = Document::kUnknown;
+  TableOfContents toc_;
+
+  // The current <node>.
+  uint64_t node_count_ = 0;
+  uint32_t node_run_ = 1;
+  bool schema_seen_ = false;
+  std::string schema_name_;
+  std::vector<Column> columns_;
+  Column column_draft_;
+  TableLayout layout_;
+  bool node_selected_ = false;
+  uint64_t node_rows_ = 0;
+  bool in_row_ = false;  // in a <row> that is read
+
+  // The whole document.
+  std::vector<TableSummary> tables_;
+  std::set<uint32_t> runs_seen_;
+};
+
+}  // namespace instrumentscope::xctrace_xml
+
+#endif  // INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_DOCUMENT_READER_H_
