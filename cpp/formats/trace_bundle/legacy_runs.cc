@@ -123,14 +123,12 @@ Status ImportLegacyRuns(BundleContext& bundle) {
     if (!bundle.files.Contains(files.archive_path)) {
       // Not the import's error when every run lacks its archive:
       // NoSamplesError says what to copy.
-      RETURN_IF_ERROR(
-          bundle.left_out.LeaveOut("LEGACY_RUN_UNREADABLE", run,
-                                   Status(ErrorCode::kBundleCorrupt, "the run archive is missing")
-                                       .WithPath(files.archive_path),
-                                   "its samples, whose backtraces it holds: " + files.sampler_path +
-                                       " cannot be read "
-                                       "without it",
-                                   PartRole::kDetails));
+      RETURN_IF_ERROR(bundle.left_out.LeaveOut(
+          "LEGACY_RUN_UNREADABLE", run,
+          Status(ErrorCode::kBundleCorrupt, "the run archive is missing")
+              .WithPath(files.archive_path),
+          "its samples: " + files.sampler_path + " cannot be read without the backtraces it holds",
+          PartRole::kDetails));
       continue;
     }
     RunSamples samples;
