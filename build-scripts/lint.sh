@@ -15,13 +15,11 @@ if [[ "${1:-}" == "--fix" ]]; then
 fi
 
 log "clang-format (${#cpp_files[@]} C++ files)"
-unformatted=()
-for file in "${cpp_files[@]}"; do
-  clang-format --dry-run --Werror "$file" 2>/dev/null || unformatted+=("$file")
-done
-if ((${#unformatted[@]})); then
+# One process for every file; its diagnostics start with the file's name.
+if ! report=$(clang-format --dry-run --Werror "${cpp_files[@]}" 2>&1); then
   echo "not formatted as .clang-format says (build-scripts/lint.sh --fix):" >&2
-  printf '  %s\n' "${unformatted[@]}" >&2
+  grep -o '^[^:[:space:]]*:[0-9]*:[0-9]*: error' <<<"$report" | cut -d: -f1 | sort -u |
+    sed 's/^/  /' >&2
   exit 1
 fi
 
