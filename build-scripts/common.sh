@@ -10,4 +10,5 @@ JOBS="$(nproc 2>/dev/null || echo 2)"
 # em++ at -O1 and above needs acorn, which Debian ships outside node's default path.
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 
-log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+# Each step with the time it starts: a CI log then shows where the time goes.
+log() { printf '\033[1m==> %s\033[0m  (%s)\n' "$*" "$(date +%T)" >&2; }
