@@ -5,14 +5,12 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "container/inflate.h"
-#include "container/zip.h"
 #include "import/import.h"
 #include "test_support.h"
 #include "zip_writer.h"
@@ -144,24 +142,6 @@ std::vector<uint8_t> ZipFolder(const std::string& folder, const std::string& pre
     std::vector<uint8_t> bytes = ReadFile(entry.path().string());
     members.push_back({prefix + fs::relative(entry.path(), folder).generic_string(),
                        std::string(bytes.begin(), bytes.end())});
-  }
-  return testing::WriteZip(members);
-}
-
-// The zip at `path` written again with `change` applied to the files whose
-// names contain `part`.
-std::vector<uint8_t> ZipChanged(const std::string& path, const std::string& part,
-                                const std::function<void(std::string&)>& change) {
-  std::vector<uint8_t> original = ReadFile(path);
-  auto zip = ZipArchive::Open(ByteSpan(original.data(), original.size()), Limits{});
-  REQUIRE(zip.ok());
-  std::vector<testing::Member> members;
-  for (const ZipEntry& entry : zip->entries()) {
-    if (entry.is_directory) continue;
-    auto bytes = zip->Extract(entry);
-    REQUIRE(bytes.ok());
-    members.push_back({entry.name, std::string(bytes->begin(), bytes->end())});
-    if (entry.name.find(part) != std::string::npos) change(members.back().data);
   }
   return testing::WriteZip(members);
 }
@@ -428,7 +408,10 @@ TEST_CASE("Damaged symbol archives leave frames as addresses, with a warning say
   auto whole = testing::ImportPath(*zip);
   REQUIRE(whole.ok());
   auto damaged = testing::ImportBytes(
-      ZipChanged(*zip, ".symbolsarchive", [](std::string& bytes) { bytes.resize(16); }));
+      testing::ZipRewritten(*zip, [](const std::string& name, std::string& bytes) {
+        if (name.find(".symbolsarchive") != std::string::npos) bytes.resize(16);
+        return true;
+      }));
   INFO(damaged.status().ToString());
   REQUIRE(damaged.ok());
   std::vector<std::string> warnings = Warnings(*damaged, "SYMBOLS_UNREADABLE");

@@ -133,18 +133,27 @@ std::vector<uint8_t> WriteZip(const std::vector<Member>& members, bool zip64_end
   return out;
 }
 
-std::vector<uint8_t> ZipWithout(const std::string& path, const std::string& left_out) {
+std::vector<uint8_t> ZipRewritten(
+    const std::string& path,
+    const std::function<bool(const std::string& name, std::string& data)>& edit) {
   std::vector<uint8_t> original = ReadFile(path);
   auto zip = ZipArchive::Open(ByteSpan(original.data(), original.size()), Limits{});
   REQUIRE(zip.ok());
   std::vector<Member> members;
   for (const ZipEntry& entry : zip->entries()) {
-    if (entry.is_directory || entry.name.find(left_out) != std::string::npos) continue;
+    if (entry.is_directory) continue;
     auto bytes = zip->Extract(entry);
     REQUIRE(bytes.ok());
-    members.push_back({entry.name, std::string(bytes->begin(), bytes->end())});
+    std::string data(bytes->begin(), bytes->end());
+    if (edit(entry.name, data)) members.push_back({entry.name, std::move(data)});
   }
   return WriteZip(members);
+}
+
+std::vector<uint8_t> ZipWithout(const std::string& path, const std::string& left_out) {
+  return ZipRewritten(path, [&](const std::string& name, std::string&) {
+    return name.find(left_out) == std::string::npos;
+  });
 }
 
 }  // namespace instrumentscope::testing

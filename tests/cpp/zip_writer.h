@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,12 @@ uint32_t Crc32(const std::string& data);
 // whose fields are then saturated.
 std::vector<uint8_t> WriteZip(const std::vector<Member>& members, bool zip64_end = false,
                               const std::string& comment = "");
+
+// The zip at `path` written again, each file passed through `edit`, which
+// may change its bytes and returns false to leave it out.
+std::vector<uint8_t> ZipRewritten(
+    const std::string& path,
+    const std::function<bool(const std::string& name, std::string& data)>& edit);
 
 // The zip at `path` written again without the files whose names contain
 // `left_out` (a bundle without its symbol archives, say).
