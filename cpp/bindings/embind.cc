@@ -23,6 +23,7 @@
 #include "import/import.h"
 #include "import/options.h"
 #include "report/summary.h"
+#include "speedscope/file_format.h"
 #include "speedscope/writer.h"
 
 namespace instrumentscope {
@@ -173,9 +174,29 @@ Result<ProfileGroup> FinishSession(int session, ImportProgress* progress) {
   return group;
 }
 
+// An evented profile's events: {at: Float64Array, frames: Uint32Array,
+// open: Uint8Array (1: opens, 0: closes)}.
+val EventsValue(const std::vector<IntervalEvent>& events) {
+  std::vector<double> at(events.size());
+  std::vector<uint32_t> frames(events.size());
+  std::vector<uint8_t> open(events.size());
+  for (size_t i = 0; i < events.size(); ++i) {
+    at[i] = static_cast<double>(events[i].at);
+    frames[i] = events[i].frame;
+    open[i] = events[i].open ? 1 : 0;
+  }
+  val value = val::object();
+  value.set("at", TypedArrayCopy("Float64Array", at));
+  value.set("frames", TypedArrayCopy("Uint32Array", frames));
+  value.set("open", TypedArrayCopy("Uint8Array", open));
+  return value;
+}
+
 // Ends the session. Returns {error} or {progress, summary, stackParents,
-// stackFrames, samples: [Uint32Array], weights: [Float64Array]}, where samples
-// hold stack ids (0xFFFFFFFF: no stack) and summary is JSON with the frames.
+// stackFrames, samples: [Uint32Array], weights: [Float64Array], events:
+// [events or null]}, where samples hold stack ids (0xFFFFFFFF: no stack),
+// events are an evented profile's (its samples and weights are empty) and
+// summary is JSON with the frames.
 val FinishImport(int session) {
   ImportProgress progress;
   Result<ProfileGroup> group = FinishSession(session, &progress);
@@ -188,14 +209,19 @@ val FinishImport(int session) {
   result.set("stackFrames", TypedArrayCopy("Uint32Array", group->stacks.frame));
   val samples = val::array();
   val weights = val::array();
+  val events = val::array();
   for (Profile& profile : group->profiles) {
     samples.call<void>("push", TypedArrayCopy<uint32_t>("Uint32Array", profile.samples));
     weights.call<void>("push", TypedArrayCopy<double>("Float64Array", profile.weights));
+    events.call<void>("push",
+                      speedscope::IsEvented(profile) ? EventsValue(profile.events) : val::null());
     profile.samples.clear();
     profile.weights.clear();
+    profile.events.clear();
   }
   result.set("samples", samples);
   result.set("weights", weights);
+  result.set("events", events);
   return result;
 }
 

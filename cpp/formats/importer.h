@@ -32,6 +32,10 @@ struct ImportOptions {
   bool symbol_lines = false;
   // How frame names are demangled; nullopt keeps them as the input spells them.
   std::optional<demangle::Style> demangle = demangle::Style::kInstruments;
+  // Whether tables of intervals and events (signposts, hangs, thermal states,
+  // page faults) are read, and the views of threads together and of samples
+  // during intervals are made. Off: CPU samples alone, one profile per thread.
+  bool intervals = true;
 };
 
 class StreamImporter {

@@ -34,7 +34,9 @@ const char* ImportStageName(ImportStage stage) {
 Import::Import(ImportOptions options)
     : options_(std::move(options)),
       builder_(options_.limits.max_samples, options_.limits.max_stack_nodes),
-      symbol_files_(options_.limits) {}
+      symbol_files_(options_.limits) {
+  builder_.SetMakeViews(options_.intervals);
+}
 
 Import::~Import() = default;
 

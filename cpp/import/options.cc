@@ -81,6 +81,12 @@ Status ReadImportOptions(std::string_view text, ImportOptions* options) {
                     "options.demangle must be true, false, \"instruments\" or \"full\"");
     }
   }
+  if (json.contains("intervals") && !json["intervals"].is_null()) {
+    if (!json["intervals"].is_boolean()) {
+      return Status(ErrorCode::kInvalidArgument, "options.intervals must be true or false");
+    }
+    options->intervals = json["intervals"].get<bool>();
+  }
   if (!json.contains("limits") || json["limits"].is_null()) return OkStatus();
   const nlohmann::json& limits = json["limits"];
   if (!limits.is_object()) {

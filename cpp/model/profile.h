@@ -1,6 +1,8 @@
 // The plain data every importer produces and every writer consumes: interned
-// frames, a stack table (each stack is a parent stack plus one frame), and one
-// sampled profile per thread whose samples are stack ids in time order.
+// frames, a stack table (each stack is a parent stack plus one frame), one
+// sampled profile per thread whose samples are stack ids in time order, the
+// views made from them (a process's threads together, thread pools, samples
+// during intervals) and evented profiles of the intervals a recording holds.
 #ifndef INSTRUMENTSCOPE_MODEL_PROFILE_H_
 #define INSTRUMENTSCOPE_MODEL_PROFILE_H_
 
@@ -54,14 +56,41 @@ struct StackTable {
 // Units of the speedscope file format that the importers produce.
 enum class ValueUnit : uint8_t { kNone, kNanoseconds, kBytes };
 
+// What a profile shows, for pickers that group them.
+enum class ProfileKind : uint8_t {
+  kThread,      // one thread's CPU samples
+  kWeighted,    // one thread's events of another table, weighted by duration (page faults)
+  kAllThreads,  // every thread of a process, samples in time order
+  kThreadPool,  // the threads of a process that share a name
+  kIntervals,   // one lane of an interval source (evented)
+  kDuring,      // one thread's CPU samples inside intervals of one name
+};
+
+// Whether a profile repeats samples other profiles hold (views of threads):
+// totals over a group's samples leave views out.
+inline bool IsView(ProfileKind kind) {
+  return kind == ProfileKind::kAllThreads || kind == ProfileKind::kThreadPool ||
+         kind == ProfileKind::kDuring;
+}
+
+// An evented profile's event: a frame opens or closes at a time.
+struct IntervalEvent {
+  int64_t at;
+  FrameId frame;
+  bool open;
+};
+
 struct Profile {
   std::string name;  // "Main Thread 0x9db2dc — proc (pid 83138)"
+  ProfileKind kind = ProfileKind::kThread;
   ValueUnit unit = ValueUnit::kNanoseconds;
   int64_t start_value = 0;
   int64_t end_value = 0;
   // Paged: a long recording's samples never need one contiguous block.
   PagedVector<StackId> samples;  // time order; gaps are kEmptyStack
   PagedVector<int64_t> weights;  // same length as samples
+  // kIntervals only (no samples): properly nested, in time order.
+  std::vector<IntervalEvent> events;
 
   // Where the samples came from, for listings and pickers.
   std::string thread_name;  // "Main Thread 0x9db2dc"
@@ -75,9 +104,37 @@ struct Profile {
   std::string thread_label;
   uint32_t run = 1;
   std::string table;          // schema, e.g. "time-profile"
-  uint64_t sample_count = 0;  // recorded samples, gaps excluded
-  int64_t sample_weight = 0;  // their total weight, gaps excluded
+  uint64_t sample_count = 0;  // recorded samples, gaps excluded (kIntervals: intervals)
+  int64_t sample_weight = 0;  // their total weight, gaps excluded (kIntervals: durations)
+  // kAllThreads, kThreadPool: how many threads; kDuring: the thread's own.
+  uint32_t threads = 1;
+  // kIntervals, kDuring: the source in ProfileGroup::interval_sources.
+  uint32_t interval_source = UINT32_MAX;
+  uint32_t lane = 0;          // kIntervals: 1, 2… within its source
+  std::string interval_name;  // kDuring: "Load feed", or "hangs"
 };
+
+// One kind of interval of one table, process and subsystem: Points of
+// Interest of "com.example.app / Networking", hangs, thermal states…
+struct IntervalSource {
+  uint32_t run = 1;
+  std::string table;  // "os-signpost"
+  std::string name;   // "Points of Interest — com.example.app / Networking"
+  std::string process_name;
+  std::string process_label;  // as a thread profile's, or empty
+  int64_t pid = -1;
+  uint64_t intervals = 0;      // zero-length ones (single events) included
+  int64_t total_duration = 0;  // sum of durations, ns
+  uint32_t lanes = 0;          // evented profiles needed to draw them unnested
+  struct Name {
+    std::string name;  // "Load feed"
+    uint64_t intervals = 0;
+    int64_t total_duration = 0;
+  };
+  std::vector<Name> names;  // the most frequent first, at most kListedIntervalNames
+  uint64_t distinct_names = 0;
+};
+inline constexpr size_t kListedIntervalNames = 5;
 
 // A table seen in the input, whether or not it held CPU samples.
 struct TableSummary {
@@ -85,6 +142,7 @@ struct TableSummary {
   std::string schema;
   uint64_t rows = 0;
   bool has_cpu_samples = false;
+  bool has_intervals = false;  // read as intervals or as weighted events
 };
 
 struct Warning {
@@ -124,6 +182,7 @@ struct ProfileGroup {
   StackTable stacks;
   std::vector<Profile> profiles;
   size_t active_profile_index = 0;  // the busiest thread
+  std::vector<IntervalSource> interval_sources;
   std::vector<TableSummary> tables;
   std::vector<std::string> instruments;  // "Time Profiler", … (bundles only)
   std::vector<Warning> warnings;

@@ -7,30 +7,29 @@
 #include <vector>
 
 #include "base/checked_math.h"
+#include "model/view_names.h"
 
 namespace instrumentscope {
 namespace {
 
-constexpr const char* kUnnamedProcess = "unnamed process";
-constexpr const char* kUnnamedThread = "unnamed thread";
-
-// "proc (pid 83138)", "pid 83138", "proc", or empty when the input names no process.
-std::string ProcessLabel(const std::string& name, int64_t pid) {
-  if (pid < 0) return name;
-  std::string id = std::to_string(pid);
-  return name.empty() ? "pid " + id : name + " (pid " + id + ")";
-}
-
 // The busiest thread (of the preferred run, when it has any) opens first:
-// most samples, then most weight.
+// most samples, then most weight. Views open first only when there are no
+// thread profiles (a recording of intervals alone).
 size_t BusiestProfile(const std::vector<Profile>& profiles, std::optional<uint32_t> preferred_run) {
+  bool any_thread = std::any_of(profiles.begin(), profiles.end(), [](const Profile& profile) {
+    return profile.kind == ProfileKind::kThread;
+  });
+  auto candidate_kind = [any_thread](const Profile& profile) {
+    return !any_thread || profile.kind == ProfileKind::kThread;
+  };
   bool preferred_run_has_samples =
       preferred_run && std::any_of(profiles.begin(), profiles.end(), [&](const Profile& profile) {
-        return profile.run == *preferred_run;
+        return profile.run == *preferred_run && candidate_kind(profile);
       });
   std::optional<size_t> busiest;
   for (size_t i = 0; i < profiles.size(); ++i) {
     const Profile& candidate = profiles[i];
+    if (!candidate_kind(candidate)) continue;
     if (preferred_run_has_samples && candidate.run != *preferred_run) continue;
     const Profile* best = busiest ? &profiles[*busiest] : nullptr;
     if (!best || candidate.sample_count > best->sample_count ||
@@ -132,8 +131,9 @@ StackId ProfileBuilder::AppendStack(StackId base, StackId top) {
 }
 
 ProfileBuilder::TimelineId ProfileBuilder::AddTimeline(uint32_t run, std::string table,
-                                                       ValueUnit unit, TimeAxis axis) {
-  timelines_.push_back(Timeline{run, std::move(table), unit, axis});
+                                                       ValueUnit unit, TimeAxis axis,
+                                                       TimelineContent content) {
+  timelines_.push_back(Timeline{run, std::move(table), unit, axis, std::move(content)});
   return static_cast<TimelineId>(timelines_.size() - 1);
 }
 
@@ -281,6 +281,7 @@ Profile ProfileBuilder::NamedProfile(const Thread& thread, bool several_runs,
                                      const std::string& input_name) const {
   const Timeline& timeline = timelines_[thread.timeline];
   Profile profile;
+  profile.kind = timeline.content.cpu_samples ? ProfileKind::kThread : ProfileKind::kWeighted;
   profile.thread_name = thread.thread_name;
   profile.tid = thread.tid;
   profile.process_name = thread.process_name;
@@ -299,33 +300,33 @@ Profile ProfileBuilder::NamedProfile(const Thread& thread, bool several_runs,
   auto timelines_in_run =
       std::count_if(timelines_.begin(), timelines_.end(),
                     [&timeline](const Timeline& other) { return other.run == timeline.run; });
-  if (timelines_in_run > 1) parts.push_back(timeline.table);
+  if (timelines_in_run > 1 && timeline.content.weighs.empty()) parts.push_back(timeline.table);
+  if (!timeline.content.weighs.empty()) parts.push_back(timeline.content.weighs);
   // A profile of an input that names no thread is named after the input.
-  profile.name = parts.empty() ? input_name : "";
-  for (const std::string& part : parts) {
-    profile.name += (profile.name.empty() ? "" : " — ") + part;
-  }
+  profile.name = parts.empty() ? input_name : JoinName(parts);
   return profile;
 }
 
 Result<ProfileGroup> ProfileBuilder::Build(std::string name, std::string exporter) && {
   SortSamplesByTime();
   std::vector<int64_t> timeline_end = TimelineEnds();
-  std::set<uint32_t> runs;
-  for (const Timeline& timeline : timelines_) runs.insert(timeline.run);
+  std::map<uint32_t, int64_t> run_end = ExtendToIntervals(&timeline_end);
+  EndOpenIntervals(run_end);
 
   ProfileGroup group;
   group.name = std::move(name);
   group.exporter = std::move(exporter);
-  group.profiles.reserve(threads_.size());
-  for (ThreadId id : ThreadsByTimeline()) {
-    Thread& thread = threads_[id];
-    if (thread.samples.empty()) continue;
-    Profile profile = NamedProfile(thread, runs.size() > 1, group.name);
-    RETURN_IF_ERROR(FillProfile(thread, timeline_end[thread.timeline], &profile));
-    thread.samples.clear();  // release memory as we go
-    group.profiles.push_back(std::move(profile));
+  // The views are made while the threads still hold their samples' times.
+  std::vector<Profile> process_views;
+  std::vector<Profile> during_views;
+  if (make_views_) {
+    ASSIGN_OR_RETURN(process_views, MakeProcessViews());
+    ASSIGN_OR_RETURN(during_views, MakeDuringViews());
   }
+  RETURN_IF_ERROR(AddThreadProfiles(timeline_end, &group));
+  for (Profile& view : process_views) group.profiles.push_back(std::move(view));
+  RETURN_IF_ERROR(AddIntervalProfiles(run_end, &group));
+  for (Profile& view : during_views) group.profiles.push_back(std::move(view));
   group.active_profile_index = BusiestProfile(group.profiles, preferred_run_);
 
   group.frames = std::move(frames_);
@@ -335,6 +336,28 @@ Result<ProfileGroup> ProfileBuilder::Build(std::string name, std::string exporte
   group.instruments = std::move(instruments_);
   group.warnings = std::move(warnings_);
   return group;
+}
+
+bool ProfileBuilder::SeveralRuns() const {
+  std::set<uint32_t> runs;
+  for (const Timeline& timeline : timelines_) runs.insert(timeline.run);
+  for (const SourceState& source : interval_sources_) runs.insert(source.summary.run);
+  return runs.size() > 1;
+}
+
+// One profile per thread, each thread's samples released once copied.
+Status ProfileBuilder::AddThreadProfiles(const std::vector<int64_t>& timeline_end,
+                                         ProfileGroup* group) {
+  bool several_runs = SeveralRuns();
+  for (ThreadId id : ThreadsByTimeline()) {
+    Thread& thread = threads_[id];
+    if (thread.samples.empty()) continue;
+    Profile profile = NamedProfile(thread, several_runs, group->name);
+    RETURN_IF_ERROR(FillProfile(thread, timeline_end[thread.timeline], &profile));
+    thread.samples.clear();
+    group->profiles.push_back(std::move(profile));
+  }
+  return OkStatus();
 }
 
 }  // namespace instrumentscope

@@ -1,11 +1,14 @@
 // The one profile builder shared by every importer. Importers hand it frames,
 // stacks and samples in whatever order the input has them; Build() returns a
 // ProfileGroup with frames interned, one profile per thread and timeline,
-// samples in time order and idle gaps as empty-stack samples.
+// samples in time order and idle gaps as empty-stack samples; then, unless
+// told not to, the views made from them (see profile_views.cc) and the
+// intervals importers handed over as evented profiles (intervals.cc).
 #ifndef INSTRUMENTSCOPE_MODEL_PROFILE_BUILDER_H_
 #define INSTRUMENTSCOPE_MODEL_PROFILE_BUILDER_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -38,6 +41,14 @@ struct ThreadDesc {
   int64_t pid = -1;
 };
 
+// What a timeline's samples are: CPU samples, or events of another table
+// weighted by their durations (page faults), whose profiles are named with
+// what they weigh: "Main Thread — proc (pid 4) — time in page faults".
+struct TimelineContent {
+  bool cpu_samples = true;
+  std::string weighs;  // for other events: "time in page faults"
+};
+
 class ProfileBuilder {
  public:
   explicit ProfileBuilder(uint64_t max_samples = UINT64_MAX, uint64_t max_stack_nodes = UINT64_MAX)
@@ -45,6 +56,7 @@ class ProfileBuilder {
 
   using TimelineId = uint32_t;
   using ThreadId = uint32_t;
+  using TimelineContent = instrumentscope::TimelineContent;
 
   struct RawSample {
     int64_t time;
@@ -68,13 +80,45 @@ class ProfileBuilder {
   // With ValueUnit::kNanoseconds on a shared axis, `time` is nanoseconds since
   // the run started and gaps are filled; otherwise samples are only in order.
   TimelineId AddTimeline(uint32_t run, std::string table, ValueUnit unit,
-                         TimeAxis axis = TimeAxis::kShared);
+                         TimeAxis axis = TimeAxis::kShared, TimelineContent content = {});
   void SetTimelineUnit(TimelineId timeline, ValueUnit unit);
   ThreadId InternThread(TimelineId timeline, const ThreadDesc& desc);
   Status AddSample(ThreadId thread, int64_t time, int64_t weight, StackId stack);
   // What AddSample refuses whatever the builder holds: a negative time or
   // weight, or an end that overflows. For importers that hold samples back.
   static Status CheckSample(int64_t time, int64_t weight);
+
+  // Intervals. A source is one kind of interval of one table and process
+  // (the signposts of one subsystem and category, hangs, thermal states):
+  // its intervals become evented profiles on its run's time axis, in as many
+  // lanes as overlaps that do not nest need.
+  using IntervalSourceId = uint32_t;
+  // The "during" views a source's intervals get, a sampled profile per thread
+  // of the CPU samples that fall inside them: none (vsyncs, thermal states),
+  // one per name for the busiest names (signposts), or one for all (hangs).
+  enum class DuringViews : uint8_t { kNone, kBusiestNames, kAll };
+  struct IntervalSourceDesc {
+    uint32_t run = 1;
+    std::string table;  // "os-signpost"
+    std::string name;   // "Points of Interest — com.example.app / Networking"
+    std::string process_name;
+    int64_t pid = -1;
+    DuringViews during = DuringViews::kNone;
+    std::string during_name;  // kAll's: "hangs"
+  };
+  IntervalSourceId AddIntervalSource(IntervalSourceDesc desc);
+  // An end no row gave: the interval runs to the end of its run.
+  static constexpr int64_t kOpenEnd = INT64_MAX;
+  // Times in nanoseconds since the run started. `label` is the interval's
+  // frame as a person reads it ("Load feed — id 0x1a: 3 items"); `name`
+  // groups intervals for "during" views ("Load feed").
+  Status AddInterval(IntervalSourceId source, int64_t start, int64_t end, std::string_view name,
+                     std::string_view label);
+  uint64_t total_intervals() const { return intervals_.size(); }
+
+  // Whether Build() adds the views (whole processes, thread pools, samples
+  // during intervals); on by default.
+  void SetMakeViews(bool make_views) { make_views_ = make_views; }
 
   void AddTable(TableSummary table) { tables_.push_back(std::move(table)); }
   void AddInstrument(std::string name) { instruments_.push_back(std::move(name)); }
@@ -112,6 +156,14 @@ class ProfileBuilder {
     std::string table;
     ValueUnit unit;
     TimeAxis axis;
+    TimelineContent content;
+  };
+  struct Interval {
+    int64_t start;
+    int64_t end;  // kOpenEnd until Build() ends it with its run
+    IntervalSourceId source;
+    uint32_t name;  // in interval_names_
+    FrameId frame;  // its label
   };
   struct Thread {
     TimelineId timeline;
@@ -141,6 +193,35 @@ class ProfileBuilder {
   Profile NamedProfile(const Thread& thread, bool several_runs,
                        const std::string& input_name) const;
   Status FillProfile(const Thread& thread, int64_t timeline_end, Profile* profile) const;
+  Status AddThreadProfiles(const std::vector<int64_t>& timeline_end, ProfileGroup* group);
+  bool SeveralRuns() const;
+  // profile_views.cc: whole processes and thread pools, then the samples
+  // inside intervals, made while the threads hold their samples' times.
+  class ViewFiller;
+  struct DuringGroup {
+    std::string name;   // "Load feed", "hangs"
+    std::string label;  // "\"Load feed\"", "hangs"
+    uint64_t intervals = 0;
+    int64_t duration = 0;
+    std::vector<std::pair<int64_t, int64_t>> ranges;
+  };
+  bool HasViews(const Thread& thread) const;
+  Profile ViewProfile(const Thread& like, ProfileKind kind, std::string thread_part,
+                      std::string view_part, bool several_runs) const;
+  Status AddMergedView(const std::vector<ThreadId>& members, ProfileKind kind,
+                       std::string thread_part, bool several_runs,
+                       std::vector<Profile>* views) const;
+  Result<std::vector<Profile>> MakeProcessViews() const;
+  std::vector<DuringGroup> DuringGroups(IntervalSourceId source) const;
+  Result<std::vector<Profile>> MakeDuringViews() const;
+  // intervals.cc: where each run with intervals ends (its CPU samples'
+  // timelines extended to its intervals), open intervals ended there, and
+  // their evented profiles.
+  std::map<uint32_t, int64_t> ExtendToIntervals(std::vector<int64_t>* timeline_end) const;
+  void EndOpenIntervals(const std::map<uint32_t, int64_t>& run_end);
+  Status AddIntervalProfiles(const std::map<uint32_t, int64_t>& run_end, ProfileGroup* group);
+  std::vector<IntervalSource::Name> BusiestNames(const std::vector<size_t>& intervals,
+                                                 uint64_t* distinct) const;
 
   std::vector<Frame> frames_;
   std::vector<bool> frame_has_source_;
@@ -154,6 +235,16 @@ class ProfileBuilder {
   std::vector<Thread> threads_;
   std::unordered_map<ThreadKey, ThreadId, ThreadKeyHash> thread_index_;
   std::vector<TableSummary> tables_;
+  struct SourceState {
+    IntervalSource summary;  // counts filled in by Build()
+    DuringViews during;
+    std::string during_name;
+  };
+  std::vector<SourceState> interval_sources_;
+  std::vector<Interval> intervals_;
+  std::vector<std::string> interval_names_;
+  std::unordered_map<std::string, uint32_t> interval_name_index_;
+  bool make_views_ = true;
   std::vector<std::string> instruments_;
   std::vector<Warning> warnings_;
   std::vector<int64_t> large_weights_;

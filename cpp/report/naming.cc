@@ -62,6 +62,7 @@ StackFacts Facts(const ProfileGroup& group) {
     facts.nameable[s] = (nameable ? 1 : 0) + (parent == kNone ? 0 : facts.nameable[parent]);
   }
   for (const Profile& profile : group.profiles) {
+    if (IsView(profile.kind)) continue;  // their samples are counted in their threads
     for (size_t i = 0; i < profile.samples.size(); ++i) {
       StackId stack = profile.samples[i];
       if (stack != kEmptyStack && facts.samples[stack] < UINT32_MAX) ++facts.samples[stack];
@@ -124,6 +125,7 @@ std::vector<std::pair<double, const Profile*>> ProfilesMissingSymbols(const Prof
                                                                       const StackFacts& facts) {
   std::vector<std::pair<double, const Profile*>> missing;
   for (const Profile& profile : group.profiles) {
+    if (IsView(profile.kind)) continue;
     double total = 0, carried = 0;
     for (size_t i = 0; i < profile.samples.size(); ++i) {
       StackId stack = profile.samples[i];

@@ -5,17 +5,14 @@
 #include "speedscope/writer.h"
 
 namespace instrumentscope {
+namespace {
 
-nlohmann::json Summary(const ProfileGroup& group, SummaryFrames frames) {
-  nlohmann::json summary = {
-      {"name", group.name},
-      {"exporter", group.exporter},
-      {"activeProfileIndex", group.active_profile_index},
-  };
-  nlohmann::json& profiles = summary["profiles"] = nlohmann::json::array();
+nlohmann::json ProfilesJson(const ProfileGroup& group) {
+  nlohmann::json profiles = nlohmann::json::array();
   for (const Profile& profile : group.profiles) {
     nlohmann::json entry = {
         {"name", profile.name},
+        {"kind", speedscope::KindName(profile.kind)},
         {"unit", speedscope::UnitName(profile.unit)},
         {"startValue", profile.start_value},
         {"endValue", profile.end_value},
@@ -28,29 +25,56 @@ nlohmann::json Summary(const ProfileGroup& group, SummaryFrames frames) {
         {"table", profile.table},
         {"sampleCount", profile.sample_count},
         {"sampleWeight", profile.sample_weight},
+        {"threads", profile.threads},
+        {"lane", profile.lane},
+        {"intervalName", profile.interval_name},
     };
     entry["pid"] = profile.pid >= 0 ? nlohmann::json(profile.pid) : nlohmann::json(nullptr);
+    entry["intervalSource"] = profile.interval_source != UINT32_MAX
+                                  ? nlohmann::json(profile.interval_source)
+                                  : nlohmann::json(nullptr);
     profiles.push_back(std::move(entry));
   }
-  nlohmann::json& tables = summary["tables"] = nlohmann::json::array();
+  return profiles;
+}
+
+nlohmann::json TablesJson(const ProfileGroup& group) {
+  nlohmann::json tables = nlohmann::json::array();
   for (const TableSummary& table : group.tables) {
     tables.push_back({{"run", table.run},
                       {"schema", table.schema},
                       {"rows", table.rows},
-                      {"cpuSamples", table.has_cpu_samples}});
+                      {"cpuSamples", table.has_cpu_samples},
+                      {"intervals", table.has_intervals}});
   }
-  summary["instruments"] = group.instruments;
-  nlohmann::json& warnings = summary["warnings"] = nlohmann::json::array();
-  for (const Warning& warning : group.warnings) {
-    warnings.push_back({{"code", warning.code}, {"message", warning.message}});
+  return tables;
+}
+
+nlohmann::json IntervalSourcesJson(const ProfileGroup& group) {
+  nlohmann::json sources = nlohmann::json::array();
+  for (const IntervalSource& source : group.interval_sources) {
+    nlohmann::json names = nlohmann::json::array();
+    for (const IntervalSource::Name& name : source.names) {
+      names.push_back({{"name", name.name},
+                       {"intervals", name.intervals},
+                       {"totalDuration", name.total_duration}});
+    }
+    sources.push_back({{"run", source.run},
+                       {"table", source.table},
+                       {"name", source.name},
+                       {"processLabel", source.process_label},
+                       {"pid", source.pid >= 0 ? nlohmann::json(source.pid) : nlohmann::json()},
+                       {"intervals", source.intervals},
+                       {"totalDuration", source.total_duration},
+                       {"lanes", source.lanes},
+                       {"names", std::move(names)},
+                       {"nameCount", source.distinct_names}});
   }
-  if (group.symbolication) {
-    const SymbolicationReport& report = *group.symbolication;
-    summary["symbolication"] = {{"unnamedFrames", report.unnamed_frames},
-                                {"namedFrames", report.named_frames},
-                                {"filesUsed", report.files_used}};
-  }
-  nlohmann::json& naming = summary["naming"] = {
+  return sources;
+}
+
+nlohmann::json NamingJson(const ProfileGroup& group) {
+  nlohmann::json naming = {
       {"sampledFrames", group.naming.sampled_frames},
       {"unnamedFrames", group.naming.unnamed_frames},
       {"images", nlohmann::json::array()},
@@ -67,6 +91,32 @@ nlohmann::json Summary(const ProfileGroup& group, SummaryFrames frames) {
     }
     naming["images"].push_back(std::move(entry));
   }
+  return naming;
+}
+
+}  // namespace
+
+nlohmann::json Summary(const ProfileGroup& group, SummaryFrames frames) {
+  nlohmann::json summary = {
+      {"name", group.name},
+      {"exporter", group.exporter},
+      {"activeProfileIndex", group.active_profile_index},
+  };
+  summary["profiles"] = ProfilesJson(group);
+  summary["tables"] = TablesJson(group);
+  summary["intervalSources"] = IntervalSourcesJson(group);
+  summary["instruments"] = group.instruments;
+  nlohmann::json& warnings = summary["warnings"] = nlohmann::json::array();
+  for (const Warning& warning : group.warnings) {
+    warnings.push_back({{"code", warning.code}, {"message", warning.message}});
+  }
+  if (group.symbolication) {
+    const SymbolicationReport& report = *group.symbolication;
+    summary["symbolication"] = {{"unnamedFrames", report.unnamed_frames},
+                                {"namedFrames", report.named_frames},
+                                {"filesUsed", report.files_used}};
+  }
+  summary["naming"] = NamingJson(group);
   if (frames == SummaryFrames::kInclude) {
     nlohmann::json& list = summary["frames"] = nlohmann::json::array();
     for (const Frame& frame : group.frames) list.push_back(speedscope::FrameJson(frame));

@@ -23,12 +23,44 @@ void AppendName(const std::string& name, std::string* line) {
   }
 }
 
+// An evented profile's intervals, one per line as its frames nest, with its
+// start and duration: "outer;inner @1200 +300".
+std::string FoldedEvents(const ProfileGroup& group, const Profile& profile) {
+  std::string text;
+  // Written at each close, so that an interval's line knows its duration.
+  std::vector<const IntervalEvent*> stack;
+  for (const IntervalEvent& event : profile.events) {
+    if (event.open) {
+      stack.push_back(&event);
+      continue;
+    }
+    std::string line;
+    for (size_t i = 0; i < stack.size(); ++i) {
+      if (i) line += ';';
+      AppendName(group.frames[stack[i]->frame].name, &line);
+    }
+    text += line + " @" + std::to_string(stack.back()->at) + " +" +
+            std::to_string(event.at - stack.back()->at) + "\n";
+    stack.pop_back();
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string FoldedStacks(const ProfileGroup& group) {
   std::string text;
   for (size_t p = 0; p < group.profiles.size(); ++p) {
     const Profile& profile = group.profiles[p];
+    if (IsEvented(profile)) {
+      text += p ? "\n" : "";
+      text += "# " + profile.name + "  [evented]\n";
+      text += "# " + std::to_string(profile.sample_count) + " intervals, duration " +
+              std::to_string(profile.sample_weight) + ", span " +
+              std::to_string(profile.start_value) + ".." + std::to_string(profile.end_value) + "\n";
+      text += FoldedEvents(group, profile);
+      continue;
+    }
     std::unordered_map<StackId, int64_t> weight_by_stack;
     int64_t idle = 0;
     for (size_t i = 0; i < profile.samples.size(); ++i) {

@@ -148,15 +148,39 @@ void WriteFrames(const ProfileGroup& group, PieceWriter& out) {
   out.Append("\n]}");
 }
 
-void WriteProfile(const Profile& profile, StackWriter& stack_writer, PieceWriter& out) {
-  nlohmann::json header = {{"type", kSampledProfileType},
+// The members every profile has, the object left open for the rest.
+void WriteProfileHeader(const Profile& profile, PieceWriter& out) {
+  nlohmann::json header = {{"type", IsEvented(profile) ? kEventedProfileType : kSampledProfileType},
                            {"name", profile.name},
                            {"unit", UnitName(profile.unit)},
                            {"startValue", profile.start_value},
                            {"endValue", profile.end_value}};
   std::string text = DumpJson(header);
-  text.pop_back();  // reopen the object to stream samples and weights into it
+  text.pop_back();
   out.Append(text);
+}
+
+void WriteEvents(const Profile& profile, PieceWriter& out) {
+  out.Append(",\n\"events\":[");
+  for (size_t i = 0; i < profile.events.size() && out.ok(); ++i) {
+    const IntervalEvent& event = profile.events[i];
+    out.Append(i ? ",\n{\"type\":\"" : "\n{\"type\":\"");
+    out.Append(event.open ? 'O' : 'C');
+    out.Append("\",\"frame\":");
+    out.AppendNumber(event.frame);
+    out.Append(",\"at\":");
+    out.AppendNumber(event.at);
+    out.Append('}');
+  }
+  out.Append("]}");
+}
+
+void WriteProfile(const Profile& profile, StackWriter& stack_writer, PieceWriter& out) {
+  WriteProfileHeader(profile, out);
+  if (IsEvented(profile)) {
+    WriteEvents(profile, out);
+    return;
+  }
   out.Append(",\n\"samples\":[");
   for (size_t i = 0; i < profile.samples.size() && out.ok(); ++i) {
     out.Append(i ? ",[" : "[");

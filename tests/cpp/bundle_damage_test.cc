@@ -79,7 +79,7 @@ std::map<std::string, std::pair<uint64_t, size_t>> RunProfiles(const ProfileGrou
   }
   std::map<std::string, std::pair<uint64_t, size_t>> profiles;
   for (const Profile& profile : group.profiles) {
-    if (profile.run != run) continue;
+    if (profile.run != run || profile.kind != ProfileKind::kThread) continue;
     uint64_t hash = 0xcbf29ce484222325;
     for (size_t i = 0; i < profile.samples.size(); ++i) {
       StackId stack = profile.samples[i];

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -108,6 +109,20 @@ std::vector<uint8_t> Deflate(const std::vector<uint8_t>& bytes, int window_bits,
 
 std::vector<uint8_t> Gzip(const std::vector<uint8_t>& bytes) {
   return Deflate(bytes, 16 + MAX_WBITS);
+}
+
+std::vector<std::string> WarningMessages(const ProfileGroup& group, const std::string& code) {
+  std::vector<std::string> messages;
+  for (const Warning& warning : group.warnings) {
+    if (warning.code == code) messages.push_back(warning.message);
+  }
+  return messages;
+}
+
+size_t ThreadProfiles(const ProfileGroup& group) {
+  return static_cast<size_t>(
+      std::count_if(group.profiles.begin(), group.profiles.end(),
+                    [](const Profile& profile) { return profile.kind == ProfileKind::kThread; }));
 }
 
 std::string StackText(const ProfileGroup& group, StackId stack) {

@@ -41,6 +41,10 @@ std::vector<uint8_t> Gzip(const std::vector<uint8_t>& bytes);
 
 // A stack as "root;…;leaf" frame names.
 std::string StackText(const ProfileGroup& group, StackId stack);
+// The messages of a group's warnings with this code.
+std::vector<std::string> WarningMessages(const ProfileGroup& group, const std::string& code);
+// How many of a group's profiles are one thread's CPU samples.
+size_t ThreadProfiles(const ProfileGroup& group);
 
 }  // namespace instrumentscope::testing
 

@@ -16,6 +16,7 @@ constexpr int64_t kSamples = 40000;
 // longer than a piece: output in many pieces.
 ProfileGroup LargeGroup() {
   ProfileBuilder builder;
+  builder.SetMakeViews(false);
   auto timeline = builder.AddTimeline(1, "time-profile", ValueUnit::kNanoseconds);
   auto main = builder.InternThread(timeline, {"Main Thread 0x1", 1, "app", 42});
   auto worker = builder.InternThread(timeline, {"Worker 0x2", 2, "app", 42});

@@ -31,6 +31,8 @@ const BUNDLE_FOLDER = 'axe-org__TraceUtility/TestBlock/Instruments.trace';
 const FOUR_RUNS_FOLDER = 'IvanCaldwell__ios-astronomy-performance/Instruments.trace';
 const LEGACY_FOLDER = 'jlfwong__speedscope/sample/cpp/timeprofile.trace';
 const DEEP_COPY = 'jlfwong__speedscope/sample/profiles/Instruments/16.0/simple-time-profile-deep-copy.txt';
+const STRUX_FOLDER = 'Ricks__Strux/Instruments.trace';
+const THOUSAND_THREADS_FOLDER = 'MulliganKyle__Thesis-EvaluationTool/Instruments3.trace';
 const SWIFTUI_26 = 'benjaminRomano__mperf/src/test/resources/example.trace.zip';
 const BARE_ADDRESSES = 'openjdk__jmh/jmh-core/src/test/resources/org.openjdk.jmh.profile.xctrace/time-profile.xcode12.5.xml';
 const SKIP = CHROMIUM_SKIP || CORPUS_SKIP;
@@ -121,26 +123,64 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
     await dropPath(page, corpusFile(BUNDLE_FOLDER));
     assert.equal(await settledState(page), 'loaded');
     await assertShowsGolden(page, 'trace_bundle/axe-org-10.1-testblock', 'Instruments.speedscope.json');
-    // Threads busiest first, with their sample counts; the busiest is on show.
-    const threads = await page.locator('#thread-select option').allTextContents();
-    assert.equal(threads.length, 5);
-    const counts = threads.map((label) => Number(label.match(/— ([\d,]+) samples?$/)[1].replaceAll(',', '')));
+    // CPU profiles first: the main thread (the busiest, on show), the pool,
+    // all threads, then the other threads busiest first; then the intervals
+    // and the threads' samples during them.
+    const groups = await page.$$eval('#thread-select optgroup', (elements) => elements.map((group) =>
+      [group.label, [...group.querySelectorAll('option')].map((option) => option.textContent)]));
+    assert.deepEqual(groups.map(([label]) => label), ['CPU (7)', 'Intervals (1)', 'During intervals (8)']);
+    const cpu = groups[0][1];
+    assert.match(cpu[0], /^Main Thread 0x[0-9a-f]+ — 2,947 samples$/);
+    assert.equal(cpu[1], '_dispatch_worker_thread2 ×2 — 19 samples');
+    assert.equal(cpu[2], 'All threads — 3,036 samples, 5 threads');
+    const counts = cpu.slice(3).map((label) => Number(label.match(/— ([\d,]+) samples?$/)[1].replaceAll(',', '')));
     assert.deepEqual(counts, [...counts].sort((a, b) => b - a));
+    assert.deepEqual(groups[1][1], ['Life cycle — 3 intervals']);
     assert.equal(await page.inputValue('#thread-select'), '0');
-    assert.match(threads[0], /^Main Thread 0x[0-9a-f]+ — 2,947 samples$/);
     await saveScreenshot(page, 'trace-folder-dropped');
 
-    // Picking another thread shows it: speedscope lists the process's threads
-    // in profile order, and all five are TestBlock's.
-    await page.selectOption('#thread-select', { index: 1 });
-    const picked = Number(await page.inputValue('#thread-select'));
-    assert.notEqual(picked, 0);
-    // speedscope's toolbar names the thread: "Main Thread 0x… — TestBlock.app (pid 7946) (2/5)".
-    const threadName = (await page.textContent('#thread-select option:checked')).split(' — ')[0];
+    // Picking another thread shows it, among the process's threads and the
+    // run's intervals, which speedscope lists in profile order.
+    const other = cpu[3].split(' — ')[0];
+    await page.selectOption('#thread-select', { label: cpu[3] });
     await page.frameLocator('#viewer iframe')
-      .getByText(`${threadName} — TestBlock.app (pid 7946) (${picked + 1}/5)`).waitFor();
+      .getByText(new RegExp(`^${other.replace(/[[\]()]/g, '\\$&')} — TestBlock\\.app \\(pid 7946\\) \\(\\d+/\\d+\\)$`))
+      .waitFor();
     assertCleanPage(page);
   });
+
+  test('intervals open on the time axis of the CPU samples, in Time Order', { skip: SKIP }, async () => {
+    const page = await openPage(session);
+    await dropPath(page, corpusFile(STRUX_FOLDER));
+    assert.equal(await settledState(page), 'loaded');
+    const intervals = await page.$$eval('#thread-select optgroup[label^="Intervals"] option',
+      (options) => options.map((option) => option.textContent));
+    assert.deepEqual(intervals, ['Thermal state — 3 intervals', 'Life cycle — 12 intervals', 'App spins — 1 interval']);
+    await page.selectOption('#thread-select', { label: 'Life cycle — 12 intervals' });
+    const viewer = page.frameLocator('#viewer iframe');
+    await viewer.getByText(/^Life cycle — StruxMacApp\.app \(pid 18689\) \(\d+\/\d+\)$/).waitFor();
+    // The longest period, named as Instruments names it, is the heaviest root.
+    await assertFlameGraphShows(page, 'Background');
+    await viewer.getByText('Time Order').click();
+    await page.waitForTimeout(500);  // for the screenshot: speedscope redraws on its next frame
+    await saveScreenshot(page, 'intervals-time-order');
+    assertCleanPage(page);
+  });
+
+  test('a process of a thousand threads lists its main thread, its pool and all threads first',
+    { skip: SKIP }, async () => {
+      const page = await openPage(session);
+      await dropPath(page, corpusFile(THOUSAND_THREADS_FOLDER));
+      assert.equal(await settledState(page), 'loaded');
+      const options = await page.$$eval('#thread-select option', (elements) =>
+        elements.slice(0, 3).map((option) => [option.textContent, option.title]));
+      assert.equal(options[0][0], 'Main Thread 0x34ef96 — 6,383 samples');
+      // The std::thread workers, their 200-character name shortened, whole in the tooltip.
+      assert.match(options[1][0], /^void\* std::__1::__thread_proxy<.+….+ ×1121 — 3,834 samples$/);
+      assert.ok(options[1][1].startsWith('void* std::__1::__thread_proxy<std::__1::tuple<std::__1::unique_ptr<'));
+      assert.equal(options[2][0], 'All threads — 10,263 samples, 1,145 threads');
+      assertCleanPage(page);
+    });
 
   test('a .trace folder from the folder picker shows its flame graph', { skip: SKIP }, async () => {
     const page = await openPage(session);

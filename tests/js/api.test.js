@@ -180,9 +180,13 @@ test('errors carry code, message and location', async () => {
 test('the summary lists tables, threads and sample counts', { skip: CORPUS_SKIP }, async () => {
   const bytes = readFileSync(corpusFile(`${JMH}/time-profile.xml`));
   const { file, summary } = await importTraceWithSummary(bytes);
-  assert.deepEqual(summary.tables, [{ run: 1, schema: 'time-profile', rows: 105, cpuSamples: true }]);
+  assert.deepEqual(summary.tables,
+    [{ run: 1, schema: 'time-profile', rows: 105, cpuSamples: true, intervals: false }]);
   assert.equal(summary.profiles.length, file.profiles.length);
-  assert.equal(summary.profiles.reduce((sum, profile) => sum + profile.sampleCount, 0), 105);
+  const threads = summary.profiles.filter((profile) => profile.kind === 'thread');
+  assert.equal(threads.reduce((sum, profile) => sum + profile.sampleCount, 0), 105);
+  const all = summary.profiles.filter((profile) => profile.kind === 'all-threads');
+  assert.deepEqual(all.map(({ sampleCount, threads }) => [sampleCount, threads]), [[105, threads.length]]);
   const busiest = summary.profiles[summary.activeProfileIndex];
   assert.equal(busiest.threadName, 'ThreadJavaMain 0xe787e');
   assert.equal(busiest.sampleCount, 55);
@@ -236,7 +240,8 @@ test('a .trace folder as a list of files: only the files the importer needs are 
   assert.equal(events.at(-1).bytesRead, events.at(-1).bytesTotal);
 
   const zipped = readFileSync(corpusFile('jlfwong__speedscope/sample/profiles/Instruments/10.0/simple-time-profile.trace.zip'));
-  const fromBytes = await importTrace(zipped, { name: 'x' });
+  // Its six threads, without the views and intervals.
+  const fromBytes = await importTrace(zipped, { name: 'x', intervals: false });
   assert.equal(fromBytes.profiles.length, 6);
 });
 

@@ -40,7 +40,8 @@ test('--list shows runs, tables, processes and threads with sample counts', { sk
     '    process java (pid 23369): 105 samples, 10 threads',
     '      ThreadJavaMain 0xe787e: 55 samples  [busiest]',
   ]);
-  assert.equal(lines.length, 14);
+  assert.equal(lines.length, 15);  // its 10 threads and All threads
+  assert.ok(lines.includes('      All threads: 105 samples, 10 threads'));
   assert.equal(lines.at(-1), 'Names: 365 of 380 sampled frames named (96%)');
 });
 

@@ -49,6 +49,12 @@ for (const entry of manifest.cases) {
     }
     assertSpeedscopeSchema(file);
     for (const profile of file.profiles) {
+      if (profile.type === 'evented') {
+        const times = profile.events.map((event) => event.at);
+        assert.deepEqual(times, [...times].sort((a, b) => a - b), profile.name);
+        assert.ok(profile.startValue <= times[0] && times.at(-1) <= profile.endValue, profile.name);
+        continue;
+      }
       assert.equal(profile.samples.length, profile.weights.length);
       const total = profile.weights.reduce((sum, weight) => sum + weight, 0);
       assert.equal(total, profile.endValue - profile.startValue, profile.name);

@@ -19,7 +19,7 @@ test('a kept result is written by the core: whole, as the CLI writes it, or as c
     const golden = readFileSync(join(ROOT, GOLDEN), 'utf8');
     const kept = await importHere(await folderFiles(corpusFile(BUNDLE)), { keep: true }, 'Instruments.trace');
     const summary = JSON.parse(kept.summary);
-    assert.equal(summary.profiles.length, 5);
+    assert.equal(summary.profiles.length, JSON.parse(golden).profiles.length);
     try {
       assert.equal(await keptJson(kept.group, null).text(), golden);
 
@@ -40,7 +40,9 @@ test('a kept result is written by the core: whole, as the CLI writes it, or as c
   });
 
 test('profiles that a kept result does not have are refused, naming the index', { skip: CORPUS_SKIP }, async () => {
-  const kept = await importHere(await folderFiles(corpusFile(BUNDLE)), { keep: true }, 'Instruments.trace');
+  // Its five threads alone.
+  const kept = await importHere(await folderFiles(corpusFile(BUNDLE)), { keep: true, intervals: false },
+    'Instruments.trace');
   try {
     assert.throws(() => keptJson(kept.group, [0, 5]),
       { name: 'ImportError', code: 'INVALID_ARGUMENT', message: 'no profile 5 in the kept result (it has 5)' });

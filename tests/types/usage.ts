@@ -65,6 +65,20 @@ async function names(bytes: Uint8Array) {
   return { unnamed, worst, one, many };
 }
 
+// Intervals beside the threads: sources, lanes, samples during them; or CPU samples only.
+async function intervals(bytes: Uint8Array) {
+  const { file, summary } = await importTraceWithSummary(bytes);
+  const during: string[] = summary.profiles
+    .filter((profile) => profile.kind === 'during')
+    .map((profile) => `${profile.intervalName} in ${summary.intervalSources[profile.intervalSource ?? 0]?.name}`);
+  const lanes: number = summary.intervalSources.reduce((sum, source) => sum + source.lanes, 0);
+  const read: string[] = summary.tables.filter((table) => table.intervals).map((table) => table.schema);
+  const opened: number = file.profiles.reduce((sum, profile) =>
+    sum + (profile.type === 'evented' ? profile.events.filter((event) => event.type === 'O').length : profile.samples.length), 0);
+  const cpuOnly = await importTrace(bytes, { intervals: false });
+  return { during, lanes, read, opened, threads: cpuOnly.profiles.length };
+}
+
 function explain(error: unknown): string {
   if (error instanceof ImportError) {
     const code: ImportErrorCode = error.code;
@@ -73,4 +87,4 @@ function explain(error: unknown): string {
   return String(error);
 }
 
-export { convert, explain, names, openFolder, paste, symbolicate };
+export { convert, explain, intervals, names, openFolder, paste, symbolicate };

@@ -7,6 +7,7 @@
 import { ImportError } from './src/index.js';
 import { filesOfDirectory } from './src/input.js';
 import { Selections, importKept, release, wholeJson } from './src/kept.js';
+import { busiestFirst, cpuOrder, plural, profileAmount, profileLabel } from './src/labels.js';
 
 const element = (id) => document.getElementById(id);
 
@@ -114,10 +115,6 @@ function formatCount(count) {
   return count.toLocaleString('en');
 }
 
-function plural(count, noun) {
-  return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
-}
-
 function showProgress({ stage, bytesRead, bytesTotal, samples }) {
   element('progress-stage').textContent = STAGE_NAMES[stage] ?? stage;
   const bar = element('progress-bar');
@@ -200,8 +197,7 @@ async function open(input) {
     fillRuns();
     showSelection();
     setState('loaded');
-    const samples = summary.profiles.reduce((sum, profile) => sum + profile.sampleCount, 0);
-    setStatus(`${name}: ${plural(samples, 'sample')} in ${plural(summary.profiles.length, 'thread')}` +
+    setStatus(`${name}: ${contentsText(summary)}` +
       (summary.instruments.length ? `, recorded with ${summary.instruments.join(', ')}` : '') +
       (summary.symbolication ? `. ${symbolicationText(summary.symbolication)}` : '') +
       `. ${namingText(summary.naming)}` +
@@ -232,6 +228,21 @@ function showSymbols() {
   element('symbols-status').hidden = names.length === 0;
 }
 
+/** "8,338 samples in 10 threads, 189 intervals from 2 sources, 1,900 weighted events". */
+function contentsText({ profiles, intervalSources }) {
+  const ofKind = (kind) => profiles.filter((profile) => profile.kind === kind);
+  const total = (list) => list.reduce((sum, profile) => sum + profile.sampleCount, 0);
+  const [threads, weighted] = [ofKind('thread'), ofKind('weighted')];
+  const parts = [];
+  if (threads.length) parts.push(`${plural(total(threads), 'sample')} in ${plural(threads.length, 'thread')}`);
+  if (intervalSources.length) {
+    const intervals = intervalSources.reduce((sum, source) => sum + source.intervals, 0);
+    parts.push(`${plural(intervals, 'interval')} from ${plural(intervalSources.length, 'source')}`);
+  }
+  if (weighted.length) parts.push(plural(total(weighted), 'weighted event'));
+  return parts.join(', ');
+}
+
 function namingText({ sampledFrames, unnamedFrames }) {
   const named = sampledFrames - unnamedFrames;
   const share = sampledFrames ? ` (${Math.floor((named / sampledFrames) * 1000) / 10}%)` : '';
@@ -243,16 +254,53 @@ function symbolicationText({ unnamedFrames, namedFrames, filesUsed }) {
     (filesUsed.length ? ` from ${filesUsed.join(', ')}` : '');
 }
 
-// Run, process and thread pickers. Processes and threads are listed busiest
-// first with their sample counts; the busiest thread is shown first.
+// Run, process and thread pickers. Runs and processes are listed busiest
+// first with their sample counts (their intervals when they have no
+// samples); the thread picker groups a process's profiles by kind, and the
+// busiest thread is shown first.
 
-function sum(indices) {
-  return indices.reduce((total, index) => total + current.summary.profiles[index].sampleCount, 0);
+const PROFILE_GROUPS = [
+  { label: 'CPU', kinds: ['thread', 'thread-pool', 'all-threads'], order: cpuOrder },
+  { label: 'Intervals', kinds: ['intervals'], order: (_, indices) => indices },  // by source and lane
+  { label: 'During intervals', kinds: ['during'], order: busiestFirst },
+  { label: 'Weighted events', kinds: ['weighted'], order: busiestFirst },
+];
+
+// What a group holds, by what counts first: its threads' samples (the views
+// repeat them), else its intervals, else its weighted events.
+const ACTIVITY = [['thread', 'sample'], ['intervals', 'interval'], ['weighted', 'event']];
+
+function activity(indices) {
+  const { profiles } = current.summary;
+  return ACTIVITY.map(([kind]) => indices.reduce(
+    (total, index) => total + (profiles[index].kind === kind ? profiles[index].sampleCount : 0), 0));
+}
+
+function activityText(indices) {
+  const counts = activity(indices);
+  const first = Math.max(0, counts.findIndex((count) => count > 0));
+  return plural(counts[first], ACTIVITY[first][1]);
+}
+
+function optionOf({ value, label, title }, selected) {
+  const option = new Option(label, value, false, value === selected);
+  if (title) option.title = title;
+  return option;
 }
 
 function fillSelect(select, options, selected) {
-  select.replaceChildren(...options.map(({ value, label }) => new Option(label, value, false, value === selected)));
+  select.replaceChildren(...options.map((option) => optionOf(option, selected)));
   select.disabled = options.length < 2;
+}
+
+function fillGroupedSelect(select, groups, selected) {
+  select.replaceChildren(...groups.map(({ label, options }) => {
+    const group = document.createElement('optgroup');
+    group.label = label;
+    group.append(...options.map((option) => optionOf(option, selected)));
+    return group;
+  }));
+  select.disabled = groups.reduce((total, group) => total + group.options.length, 0) < 2;
 }
 
 function groupBy(indices, keyOf) {
@@ -265,12 +313,21 @@ function groupBy(indices, keyOf) {
   return groups;
 }
 
-function busiestFirst(groups) {
-  return [...groups].sort(([, a], [, b]) => sum(b) - sum(a));
+function busiestGroupsFirst(groups) {
+  return [...groups].sort(([, a], [, b]) => {
+    const [x, y] = [activity(a), activity(b)];
+    return y[0] - x[0] || y[1] - x[1] || y[2] - x[2];
+  });
 }
 
+// A process by its label, which names it as its threads and its interval sources alike.
 function processKey(profile) {
-  return `${profile.pid ?? ''}:${profile.processName}`;
+  return profile.processLabel;
+}
+
+// Intervals of no process (thermal states, display vsyncs) belong with every process of their run.
+function ofNoProcess(profile) {
+  return profile.kind === 'intervals' && current.summary.intervalSources[profile.intervalSource].processLabel === '';
 }
 
 function fillRuns() {
@@ -278,7 +335,7 @@ function fillRuns() {
   const runs = groupBy(profiles.keys(), (profile) => String(profile.run));
   const options = [...runs]
     .sort(([a], [b]) => Number(a) - Number(b))
-    .map(([run, indices]) => ({ value: run, label: `Run ${run} — ${plural(sum(indices), 'sample')}` }));
+    .map(([run, indices]) => ({ value: run, label: `Run ${run} — ${activityText(indices)}` }));
   element('run-label').hidden = runs.size < 2;
   fillSelect(element('run-select'), options, String(profiles[activeProfileIndex]?.run ?? options[0]?.value));
   fillProcesses(activeProfileIndex);
@@ -288,41 +345,58 @@ function fillProcesses(preferredIndex) {
   const { profiles } = current.summary;
   const run = element('run-select').value;
   const inRun = [...profiles.keys()].filter((index) => String(profiles[index].run) === run);
-  const processes = busiestFirst(groupBy(inRun, processKey));
+  const processes = busiestGroupsFirst(groupBy(inRun, processKey));
   const preferred = profiles[preferredIndex];
   const selected = preferred && String(preferred.run) === run ? processKey(preferred) : processes[0]?.[0];
   fillSelect(element('process-select'), processes.map(([key, indices]) => ({
     value: key,
-    label: `${profiles[indices[0]].processLabel} — ${plural(sum(indices), 'sample')}`,
+    label: `${profiles[indices[0]].processLabel} — ${activityText(indices)}`,
   })), selected);
   fillThreads(preferredIndex);
 }
 
-function threadsOfSelection() {
+/** The selected process's profiles, with the intervals of no process of its run, in profile order. */
+function profilesOfSelection() {
   const { profiles } = current.summary;
   const run = element('run-select').value;
   const process = element('process-select').value;
-  return [...profiles.keys()]
-    .filter((index) => String(profiles[index].run) === run && processKey(profiles[index]) === process)
-    .sort((a, b) => profiles[b].sampleCount - profiles[a].sampleCount);
+  return [...profiles.keys()].filter((index) => String(profiles[index].run) === run &&
+    (processKey(profiles[index]) === process || ofNoProcess(profiles[index])));
 }
 
 function fillThreads(preferredIndex) {
   const { profiles } = current.summary;
-  const threads = threadsOfSelection();
-  const selected = threads.includes(preferredIndex) ? preferredIndex : threads[0];
-  fillSelect(element('thread-select'), threads.map((index) => ({
-    value: String(index),
-    label: `${profiles[index].threadLabel} — ${plural(profiles[index].sampleCount, 'sample')}`,
-  })), String(selected));
+  const shown = profilesOfSelection();
+  const groups = PROFILE_GROUPS.map(({ label, kinds, order }) => {
+    const members = order(profiles, shown.filter((index) => kinds.includes(profiles[index].kind)));
+    return {
+      label: `${label} (${members.length})`,
+      options: members.map((index) => ({
+        value: String(index),
+        label: `${profileLabel(profiles[index])} — ${profileAmount(profiles[index])}`,
+        title: profiles[index].name,
+      })),
+    };
+  }).filter((group) => group.options.length);
+  // The busiest thread, else (a recording of intervals alone) the first listed.
+  const [busiest] = busiestFirst(profiles, shown.filter((index) => profiles[index].kind === 'thread'));
+  const selected = shown.includes(preferredIndex) ? preferredIndex : (busiest ?? Number(groups[0]?.options[0]?.value));
+  fillGroupedSelect(element('thread-select'), groups, String(selected));
 }
 
-/** Shows the selected process's threads in speedscope, opened at the selected thread. */
+/**
+ * Shows the selected process's threads and its run's intervals in speedscope,
+ * opened at the selected profile. The views (thread pools, all threads,
+ * samples during intervals, weighted events) go in only when picked: each
+ * repeats samples, and a process's threads alone can run to hundreds of MB.
+ */
 async function showSelection() {
-  const threads = threadsOfSelection();
-  // speedscope's own thread switcher then goes through this process's threads in profile order.
-  const indices = [...threads].sort((a, b) => a - b);
+  const { profiles } = current.summary;
   const selected = Number(element('thread-select').value);
+  element('thread-select').title = profiles[selected]?.name ?? '';
+  // speedscope's own thread switcher then goes through them in profile order, on the run's time axis.
+  const indices = profilesOfSelection().filter((index) => index === selected ||
+    profiles[index].kind === 'thread' || profiles[index].kind === 'intervals');
   const ticket = ++viewerTicket;
   const shown = current;
   let file;

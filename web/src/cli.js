@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// instrumentscope INPUT [-o OUT.json] [--run N] [--list] [--limit NAME=N] [--symbols PATH]
+// instrumentscope INPUT [-o OUT.json] [--run N] [--list] [--limit NAME=N] [--symbols PATH] [--no-intervals]
 // instrumentscope demangle [--full] [NAME...]
 // Converts an Instruments recording (a .trace folder or zip, an xctrace export,
 // or a Deep Copy) to a speedscope file, running the same WebAssembly core as the
@@ -13,6 +13,8 @@ import { parseArgs } from 'node:util';
 
 import { demangleHere, importHere } from './core.js';
 import { CHUNK_BYTES } from './input.js';
+import { plural } from './labels.js';
+import { formatList } from './listing.js';
 import { ImportError } from './node.js';
 
 const USAGE = `usage: instrumentscope INPUT [-o OUT.json] [--run N] [--symbols PATH...] [--limit NAME=N...]
@@ -27,7 +29,12 @@ or the text of an Instruments Deep Copy of a call tree; - reads standard input
 
   -o, --output FILE  write the profile to FILE instead of standard output
       --run N        import only run N of the recording
-      --list         list runs, tables, processes, threads and sample counts
+      --list         list runs, tables, processes, threads, thread pools and
+                     intervals, with their counts
+      --no-intervals CPU samples only, one profile per thread: no intervals
+                     (signposts, hangs, thermal states), no events of other
+                     tables, no profiles of threads together or of samples
+                     during intervals
   -s, --symbols PATH name the frames the recording left as addresses from your
                      own binary or dSYM: a Mach-O file, a .dSYM folder or a zip
                      of them, as often as needed. PATH@0x104a8c000 says where
@@ -66,6 +73,7 @@ function parseCommandLine() {
         'symbol-lines': { type: 'boolean' },
         'full-names': { type: 'boolean' },
         'no-demangle': { type: 'boolean' },
+        'no-intervals': { type: 'boolean' },
         full: { type: 'boolean' },
         limit: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
@@ -107,61 +115,6 @@ function progressPrinter(inputSize) {
     process.stderr.write(`\r${stage}${percent}, ${samples.toLocaleString('en')} samples\x1b[K`);
     if (stage === 'done') process.stderr.write('\r\x1b[K');
   };
-}
-
-function count(n, noun) {
-  return `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-function formatList(summary) {
-  const lines = [];
-  if (summary.instruments.length) lines.push(`Instruments: ${summary.instruments.join(', ')}`);
-  const runs = [...new Set(summary.tables.map((table) => table.run))].sort((a, b) => a - b);
-  for (const run of runs) {
-    lines.push(`Run ${run}`);
-    const tables = summary.tables.filter((table) => table.run === run);
-    for (const table of tables.filter((t) => t.cpuSamples)) {
-      // A Deep Copy's rows are the nodes of its call tree, not samples.
-      const rows = table.schema === 'Deep Copy' ? 'call-tree row' : 'row';
-      lines.push(`  table ${table.schema}: ${count(table.rows, rows)}${rows === 'row' ? ' of CPU samples' : ''}`);
-      const profiles = summary.profiles
-        .map((profile, index) => ({ ...profile, index }))
-        .filter((profile) => profile.run === run && profile.table === table.schema);
-      const processes = new Map();
-      for (const profile of profiles) {
-        const key = `${profile.processName}\u0000${profile.pid}`;
-        if (!processes.has(key)) processes.set(key, []);
-        processes.get(key).push(profile);
-      }
-      for (const threads of processes.values()) {
-        const total = threads.reduce((sum, thread) => sum + thread.sampleCount, 0);
-        lines.push(`    process ${threads[0].processLabel}: ${count(total, 'sample')}, ${count(threads.length, 'thread')}`);
-        threads.sort((a, b) => b.sampleCount - a.sampleCount);
-        for (const thread of threads) {
-          const active = thread.index === summary.activeProfileIndex ? '  [busiest]' : '';
-          lines.push(`      ${thread.threadLabel}: ${count(thread.sampleCount, 'sample')}${active}`);
-        }
-      }
-    }
-    // Tables that hold no CPU samples: named, not read.
-    const others = new Map();
-    for (const table of tables.filter((t) => !t.cpuSamples)) {
-      others.set(table.schema, (others.get(table.schema) ?? 0) + table.rows);
-    }
-    if (others.size) {
-      const names = [...others].map(([schema, rows]) => `${schema} (${count(rows, 'row')})`);
-      lines.push(`  other tables (not read): ${names.join(', ')}`);
-    }
-  }
-  lines.push(namingNote(summary.naming));
-  for (const warning of summary.warnings) lines.push(`warning: ${warning.message}`);
-  return lines.join('\n') + '\n';
-}
-
-function namingNote({ sampledFrames, unnamedFrames }) {
-  const named = sampledFrames - unnamedFrames;
-  const share = sampledFrames ? ` (${Math.floor((named / sampledFrames) * 1000) / 10}%)` : '';
-  return `Names: ${named.toLocaleString('en')} of ${count(sampledFrames, 'sampled frame')} named${share}`;
 }
 
 // `instrumentscope demangle`: each name, or each line of standard input, readable.
@@ -231,7 +184,7 @@ async function symbolFiles(settings = []) {
 
 function symbolicationNote(report) {
   const files = report.filesUsed.length ? ` from ${report.filesUsed.join(', ')}` : '';
-  return `named ${report.namedFrames.toLocaleString('en')} of ${count(report.unnamedFrames, 'unnamed frame')}${files}`;
+  return `named ${report.namedFrames.toLocaleString('en')} of ${plural(report.unnamedFrames, 'unnamed frame')}${files}`;
 }
 
 // A file's bytes a chunk at a time, read into one reused buffer: the core has
@@ -342,6 +295,7 @@ async function main() {
     const demangle = values['no-demangle'] ? false : values['full-names'] ? 'full' : 'instruments';
     const options = {
       run, limits, symbols, demangle, symbolLines: values['symbol-lines'] ? 'line' : undefined,
+      intervals: values['no-intervals'] ? false : undefined,
       onProgress: progressPrinter(size),
     };
     const name = fromStdin ? 'standard input' : basename(inputPath.replace(/\/+$/, ''));

@@ -82,7 +82,7 @@ function call(core, method, ...args) {
  * With options.keep the core keeps the result, which keptJson() then
  * writes a part at a time; the result is {progress, summary, group}.
  * @param {{name?: string, run?: number, limits?: object, symbols?: object[], symbolLines?: string,
- *          demangle?: boolean|string, keep?: boolean, signal?: AbortSignal,
+ *          demangle?: boolean|string, intervals?: boolean, keep?: boolean, signal?: AbortSignal,
  *          onProgress?: Function, bytesTotal?: number,
  *          json?: {write: ((bytes: Uint8Array) => void) | null}}} options
  */
@@ -90,7 +90,7 @@ export async function runImport(core, input, options) {
   const { signal, onProgress } = options;
   const request = {
     name: options.name ?? '', run: options.run ?? null, symbolLines: options.symbolLines ?? null,
-    demangle: options.demangle ?? null,
+    demangle: options.demangle ?? null, intervals: options.intervals ?? null,
   };
   if (options.limits) request.limits = options.limits;
   const { session } = call(core, 'beginImport', JSON.stringify(request));
@@ -250,6 +250,7 @@ export async function importHere(input, options, name, json = undefined) {
     symbols: options.symbols,
     symbolLines: options.symbolLines,
     demangle: options.demangle,
+    intervals: options.intervals,
     keep: options.keep,
     signal: options.signal,
     onProgress: options.onProgress,

@@ -6,7 +6,9 @@
 export interface SpeedscopeFile {
   $schema: 'https://www.speedscope.app/file-format-schema.json';
   shared: { frames: SpeedscopeFrame[] };
-  profiles: SampledProfile[];
+  /** Sampled profiles (threads, and the views made from them), and evented
+   * ones for the lanes of interval sources (see ProfileSummary.kind). */
+  profiles: Array<SampledProfile | EventedProfile>;
   /** The input's file name. */
   name?: string;
   /** The busiest thread: the profile a viewer should open first. */
@@ -43,6 +45,20 @@ export interface SampledProfile {
   /** Frame indices into shared.frames, root first. */
   samples: number[][];
   weights: number[];
+}
+
+/** One lane of an interval source (os_signpost Points of Interest, hangs,
+ * thermal states, display vsyncs): each interval a frame opened and closed,
+ * properly nested, in time order, on the run's time axis. */
+export interface EventedProfile {
+  type: 'evented';
+  /** "Points of Interest — com.example.app / Networking — app (pid 42) — lane 2" */
+  name: string;
+  unit: ValueUnit;
+  startValue: number;
+  endValue: number;
+  /** `frame` indexes shared.frames: the interval's label. */
+  events: Array<{ type: 'O' | 'C'; frame: number; at: number }>;
 }
 
 /** One file of a `.trace` folder. Only the files the importer needs are read. */
@@ -160,6 +176,14 @@ export interface ImportOptions {
    * swift-demangle, rustc-demangle and c++filt print them ("full"), or
    * exactly as the input spells them (false). */
   demangle?: boolean | 'instruments' | 'full';
+  /** Whether intervals are read and the views made (true, the default):
+   * evented profiles of interval sources (os_signpost Points of Interest,
+   * hangs, thermal states, display vsyncs), events of other tables weighted
+   * by duration (page faults), and beside the threads, each process's
+   * threads together and its thread pools, and threads' samples during
+   * intervals. false gives CPU samples only, one profile per thread. A
+   * recording of intervals without CPU samples imports only with true. */
+  intervals?: boolean;
   /** Where the .wasm is served; defaults to beside the package's JS files. */
   wasmURL?: string | URL;
   /** The .wasm's bytes, when they are at hand already. */
@@ -233,14 +257,30 @@ export declare class ImportError extends Error {
   readonly limit: keyof ImportLimits | null;
 }
 
+/** What a profile shows:
+ * - "thread": one thread's CPU samples;
+ * - "weighted": one thread's events of a table other than CPU samples,
+ *   weighted by their durations ("… — time in page faults");
+ * - "all-threads": every thread of a process, samples in time order
+ *   ("All threads — proc (pid 42)");
+ * - "thread-pool": the threads of a process that share a name
+ *   ("_dispatch_worker_thread2 ×5 — proc (pid 42)");
+ * - "intervals": one lane of an interval source, an evented profile;
+ * - "during": one thread's CPU samples inside intervals of one name
+ *   ("Main Thread 0x1a — during hangs (4, 2.3 s) — proc (pid 42)"). */
+export type ProfileKind = 'thread' | 'weighted' | 'all-threads' | 'thread-pool' | 'intervals' | 'during';
+
 export interface ProfileSummary {
   name: string;
+  kind: ProfileKind;
   unit: ValueUnit;
   startValue: number;
   endValue: number;
   /** "Main Thread 0x9db2dc"; empty when the input names no thread. */
   threadName: string;
-  /** The thread as listings show it: its name, or "unnamed thread". */
+  /** The thread as listings show it: its name, or "unnamed thread"; "All
+   * threads" and "_dispatch_worker_thread2 ×5" for those views, the source's
+   * name for "intervals". */
   threadLabel: string;
   tid: number;
   processName: string;
@@ -251,9 +291,47 @@ export interface ProfileSummary {
   run: number;
   /** The table the samples came from, e.g. "time-profile". */
   table: string;
-  /** Samples recorded (idle gaps excluded). */
+  /** Samples recorded (idle gaps excluded); events for "weighted"; for
+   * "intervals", the intervals in the lane. */
   sampleCount: number;
+  /** Their total weight; for "intervals", the intervals' total duration (ns). */
   sampleWeight: number;
+  /** Threads merged: all of a process's for "all-threads", a pool's for
+   * "thread-pool"; 1 otherwise. */
+  threads: number;
+  /** For "intervals" and "during", the index of the source in
+   * TraceSummary.intervalSources; else null. */
+  intervalSource: number | null;
+  /** For "intervals", the lane within the source, from 1; else 0. */
+  lane: number;
+  /** For "during", the intervals' name ("Load feed"), or "hangs" for
+   * intervals taken all together; else "". */
+  intervalName: string;
+}
+
+/** One kind of interval of one table and process: the Points of Interest of
+ * one subsystem and category, hangs, thermal states… */
+export interface IntervalSourceSummary {
+  run: number;
+  /** The table read, e.g. "os-signpost". */
+  table: string;
+  /** "Points of Interest — com.example.app / Networking" */
+  name: string;
+  /** "proc (pid 42)", as ProfileSummary.processLabel; empty for sources of
+   * no process (thermal states, display vsyncs). */
+  processLabel: string;
+  pid: number | null;
+  /** Intervals, single events (zero-length) included. */
+  intervals: number;
+  /** Their durations together, in ns. */
+  totalDuration: number;
+  /** Evented profiles ("intervals") drawing them: overlaps that do not nest
+   * need lanes of their own. */
+  lanes: number;
+  /** The most frequent interval names (at most 5), with their counts and total durations (ns). */
+  names: Array<{ name: string; intervals: number; totalDuration: number }>;
+  /** How many distinct interval names the source has. */
+  nameCount: number;
 }
 
 export interface TableSummary {
@@ -262,6 +340,8 @@ export interface TableSummary {
   rows: number;
   /** Whether the table holds CPU samples (and was imported). */
   cpuSamples: boolean;
+  /** Whether the table was read as intervals or as weighted events. */
+  intervals: boolean;
 }
 
 export interface TraceSummary {
@@ -272,6 +352,8 @@ export interface TraceSummary {
   profiles: ProfileSummary[];
   /** Every table in the input, imported or not. */
   tables: TableSummary[];
+  /** The interval sources read (none with options.intervals false). */
+  intervalSources: IntervalSourceSummary[];
   /** The instruments a .trace bundle recorded with ("Time Profiler", …); empty for exports. */
   instruments: string[];
   warnings: { code: string; message: string }[];

@@ -27,18 +27,18 @@ export function toSpeedscope(result) {
   };
 
   const profiles = summary.profiles.map((profile, index) => {
-    const ids = result.samples[index];
-    const samples = new Array(ids.length);
-    for (let i = 0; i < ids.length; i++) samples[i] = expand(ids[i]);
-    return {
-      type: 'sampled',
+    const header = {
       name: profile.name,
       unit: profile.unit,
       startValue: profile.startValue,
       endValue: profile.endValue,
-      samples,
-      weights: toArray(result.weights[index]),
     };
+    const events = result.events[index];
+    if (events) return { type: 'evented', ...header, events: toEvents(events) };
+    const ids = result.samples[index];
+    const samples = new Array(ids.length);
+    for (let i = 0; i < ids.length; i++) samples[i] = expand(ids[i]);
+    return { type: 'sampled', ...header, samples, weights: toArray(result.weights[index]) };
   });
 
   const file = {
@@ -51,6 +51,15 @@ export function toSpeedscope(result) {
   };
   delete summary.frames;  // they live in file.shared
   return { file, summary };
+}
+
+// An evented profile's events as speedscope writes them.
+function toEvents({ at, frames, open }) {
+  const events = new Array(at.length);
+  for (let i = 0; i < at.length; i++) {
+    events[i] = { type: open[i] ? 'O' : 'C', frame: frames[i], at: at[i] };
+  }
+  return events;
 }
 
 // A typed array's numbers as a plain array: a loop is three times faster
@@ -81,28 +90,49 @@ export function* speedscopeJsonPieces(file) {
   yield piece;
   yield '\n]},\n"profiles":[';
   for (let p = 0; p < file.profiles.length; p++) {
-    const { samples, weights, endValue, name, startValue, type, unit } = file.profiles[p];
+    const { endValue, name, startValue, type, unit } = file.profiles[p];
     // The same bytes as the native writer: header keys in alphabetical order.
     const header = JSON.stringify({ endValue, name, startValue, type, unit });
-    yield (p ? ',\n' : '\n') + header.slice(0, -1) + ',\n"samples":[';
-    piece = '';
-    for (let i = 0; i < samples.length; i++) {
-      piece += (i ? ',[' : '[') + samples[i].join(',') + ']';
-      if (piece.length > PIECE) {
-        yield piece;
-        piece = '';
-      }
+    yield (p ? ',\n' : '\n') + header.slice(0, -1);
+    if (type === 'evented') {
+      yield* eventPieces(file.profiles[p].events, PIECE);
+    } else {
+      yield* samplePieces(file.profiles[p], PIECE);
     }
-    yield piece + '],\n"weights":[';
-    piece = '';
-    for (let i = 0; i < weights.length; i++) {
-      piece += (i ? ',' : '') + weights[i];
-      if (piece.length > PIECE) {
-        yield piece;
-        piece = '';
-      }
-    }
-    yield piece + ']}';
   }
   yield '\n]}\n';
+}
+
+function* eventPieces(events, PIECE) {
+  let piece = ',\n"events":[';
+  for (let i = 0; i < events.length; i++) {
+    const { type, frame, at } = events[i];
+    piece += `${i ? ',' : ''}\n{"type":"${type}","frame":${frame},"at":${at}}`;
+    if (piece.length > PIECE) {
+      yield piece;
+      piece = '';
+    }
+  }
+  yield piece + ']}';
+}
+
+function* samplePieces({ samples, weights }, PIECE) {
+  let piece = ',\n"samples":[';
+  for (let i = 0; i < samples.length; i++) {
+    piece += (i ? ',[' : '[') + samples[i].join(',') + ']';
+    if (piece.length > PIECE) {
+      yield piece;
+      piece = '';
+    }
+  }
+  yield piece + '],\n"weights":[';
+  piece = '';
+  for (let i = 0; i < weights.length; i++) {
+    piece += (i ? ',' : '') + weights[i];
+    if (piece.length > PIECE) {
+      yield piece;
+      piece = '';
+    }
+  }
+  yield piece + ']}';
 }

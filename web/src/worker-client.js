@@ -131,6 +131,7 @@ export function importInWorker(input, options, name) {
           limits: options.limits,
           symbolLines: options.symbolLines,
           demangle: options.demangle,
+          intervals: options.intervals,
           keep: options.keep,
           symbols: options.symbols?.map(({ path, data, loadAddress }) => (
             { path, data: isBlob(data) ? data : new Blob([data]), loadAddress })),

@@ -36,6 +36,7 @@ struct CoreRunState {
   RunReferences references;
   RunThreadNames names;  // read before the samples, which take them
   CoreStacks stacks;
+  bool messages_unreadable = false;  // and said so, once
 };
 
 class BundleContext {
@@ -61,6 +62,10 @@ class BundleContext {
   LeftOutParts left_out;  // before `frames`, which warns through it
   FrameNamer frames;
   std::set<uint32_t> runs_with_samples;
+  std::set<uint32_t> runs_with_intervals;
+  // Runs whose os-signpost (or os-signpost-interval) rows were read: the
+  // tables that repeat them are not read again (signposts.h).
+  std::set<uint32_t> runs_with_signposts;
 
  private:
   std::map<uint32_t, CoreRunState> runs_;

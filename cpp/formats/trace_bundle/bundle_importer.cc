@@ -8,7 +8,10 @@
 #include "base/text.h"
 #include "container/zip.h"
 #include "formats/trace_bundle/bundle_context.h"
+#include "formats/trace_bundle/interval_reader.h"
+#include "formats/trace_bundle/interval_tables.h"
 #include "formats/trace_bundle/legacy_runs.h"
+#include "formats/trace_bundle/signposts.h"
 #include "formats/trace_bundle/time_profile.h"
 #include "model/profile_builder.h"
 
@@ -25,6 +28,11 @@ struct TableConsumer {
   Status (*read_names)(BundleContext& bundle, const Table& table, uint64_t* rows);
   // Samples list their tables themselves.
   Status (*read_samples)(BundleContext& bundle, const Table& table);
+  // Intervals are read after names (they name processes), in this list's
+  // order (os-signpost before the tables that repeat it), and only when
+  // ImportOptions::intervals asks; their tables are listed as read.
+  Status (*read_intervals)(BundleContext& bundle, const Table& table,
+                           IntervalTableRead* result) = nullptr;
 };
 
 constexpr TableConsumer kConsumers[] = {
@@ -32,6 +40,15 @@ constexpr TableConsumer kConsumers[] = {
     {"thread-info", &ReadThreadInfoTable, nullptr},    // Instruments 16
     {"process-info", &ReadProcessInfoTable, nullptr},  // Instruments 16
     {kTimeProfileTable, nullptr, &ImportTimeProfile},
+    {"os-signpost", nullptr, nullptr, &ReadSignpostTable},
+    {"os-signpost-interval", nullptr, nullptr, &ReadSignpostIntervalTable},  // 26
+    {"region-of-interest", nullptr, nullptr, &ReadRegionOfInterestTable},
+    {"device-thermal-state-intervals", nullptr, nullptr, &ReadThermalStateTable},
+    {"life-cycle-period", nullptr, nullptr, &ReadLifeCycleTable},
+    {"app-spin", nullptr, nullptr, &ReadAppSpinTable},
+    {"potential-hangs", nullptr, nullptr, &ReadPotentialHangTable},
+    {"hang-risks", nullptr, nullptr, &ReadHangRiskTable},
+    {"runloop-events", nullptr, nullptr, &ReadRunLoopTable},  // 26
 };
 
 const TableConsumer* ConsumerOf(const Table& table) {
@@ -157,6 +174,20 @@ Status BundleImport::ReadTables() {
     RETURN_IF_ERROR(consumer->read_names(bundle_, tables_[i], &rows));
     name_rows[i] = rows;
   }
+  // Then intervals, consumer by consumer.
+  std::vector<IntervalTableRead> intervals(tables_.size());
+  if (bundle_.options.intervals) {
+    for (const TableConsumer& consumer : kConsumers) {
+      if (!consumer.read_intervals) continue;
+      for (size_t i = 0; i < tables_.size(); ++i) {
+        if (tables_[i].name() != consumer.table) continue;
+        RETURN_IF_ERROR(consumer.read_intervals(bundle_, tables_[i], &intervals[i]));
+        // A table left out was counted as far as it could be: 0 rows when
+        // its bulkstore cannot be read.
+        if (intervals[i].read || intervals[i].left_out) name_rows[i] = intervals[i].rows;
+      }
+    }
+  }
   for (size_t i = 0; i < tables_.size(); ++i) {
     const Table& table = tables_[i];
     const TableConsumer* consumer = ConsumerOf(table);
@@ -178,7 +209,9 @@ Status BundleImport::ReadTables() {
             "its row count: it is listed with 0 rows", PartRole::kDetails));
       }
     }
-    bundle_.builder.AddTable(TableSummary{table.run(), table.name(), rows, false});
+    TableSummary summary{table.run(), table.name(), rows, false};
+    summary.has_intervals = intervals[i].read && rows > 0;
+    bundle_.builder.AddTable(std::move(summary));
   }
   return OkStatus();
 }
@@ -191,26 +224,34 @@ Status BundleImport::Ended() const {
 Status BundleImport::Finish() {
   ProfileBuilder& builder = bundle_.builder;
   const std::set<uint32_t>& runs = bundle_.runs_with_samples;
+  const std::set<uint32_t>& interval_runs = bundle_.runs_with_intervals;
   // Nothing with samples could be read: the first part that failed says why.
   if (builder.total_samples() == 0 && bundle_.left_out.first()) return *bundle_.left_out.first();
   if (runs.empty()) {
-    return NoSamplesError(bundle_.form ? &*bundle_.form : nullptr, bundle_.files.layout(), tables_);
+    Status none =
+        NoSamplesError(bundle_.form ? &*bundle_.form : nullptr, bundle_.files.layout(), tables_);
+    // Intervals alone are the recording only when it has no samples of a
+    // kind this version cannot read: those it must say how to export.
+    if (interval_runs.empty() || none.code() != ErrorCode::kBundleNoSamples) return none;
   }
-  if (builder.total_samples() == 0) {
+  if (builder.total_samples() == 0 && interval_runs.empty()) {
     return Status(ErrorCode::kBundleNoSamples, "the recording's time-profile tables are empty");
   }
   const std::optional<FormTemplate>& form = bundle_.form;
   bool has_image_lists =
       form && std::any_of(form->runs.begin(), form->runs.end(),
                           [](const auto& run) { return !run.second.images.empty(); });
-  if (bundle_.files.layout().has_symbol_archives && !has_image_lists) {
+  if (bundle_.files.layout().has_symbol_archives && !has_image_lists &&
+      builder.total_samples() > 0) {
     builder.AddWarning("SYMBOLS_NOT_READ",
                        "this bundle's symbols (" + SymbolArchivePath("*") +
                            ") cannot be placed without the image lists of its form.template: "
                            "frames are named by address");
   }
-  uint32_t preferred = *runs.begin();
-  if (form && form->selected_run && runs.count(*form->selected_run))
+  // A recording of intervals alone opens on them.
+  const std::set<uint32_t>& shown = builder.total_samples() > 0 ? runs : interval_runs;
+  uint32_t preferred = *shown.begin();
+  if (form && form->selected_run && shown.count(*form->selected_run))
     preferred = *form->selected_run;
   builder.SetPreferredRun(preferred);
   return OkStatus();

@@ -18,6 +18,8 @@ constexpr std::string_view kUniquer = "core/uniquing/arrayUniquer/integeruniquer
 constexpr std::string_view kUniquerIndex = "index";
 constexpr std::string_view kUniquerData = "data";
 constexpr std::string_view kStrings = "core/uniquing/strings";
+constexpr std::string_view kTypedUniquer = "core/uniquing/typedArrayUniquer/integeruniquer.";
+constexpr std::string_view kEngineeringTypes = "core/uniquing/EngineeringTypes.etypes";
 constexpr std::string_view kSymbolStores = "symbols/stores/";
 constexpr std::string_view kSymbolArchiveSuffix = ".symbolsarchive";
 constexpr std::string_view kTracePrefix = "Trace";
@@ -74,7 +76,8 @@ bool IsRunReferenceFile(std::string_view path) {
   std::string_view rest;
   if (!ParseRunPath(path, &rest)) return false;
   return rest == kStrings || rest == Join({kUniquer, kUniquerIndex}) ||
-         rest == Join({kUniquer, kUniquerData});
+         rest == Join({kUniquer, kUniquerData}) || rest == Join({kTypedUniquer, kUniquerIndex}) ||
+         rest == Join({kTypedUniquer, kUniquerData}) || rest == kEngineeringTypes;
 }
 
 bool IsSymbolArchivePath(std::string_view path) {
@@ -162,6 +165,18 @@ std::string CoreRun::UniquerDataPath() const {
 
 std::string CoreRun::StringsPath() const {
   return Join({folder, kStrings});
+}
+
+std::string CoreRun::TypedUniquerIndexPath() const {
+  return Join({folder, kTypedUniquer, kUniquerIndex});
+}
+
+std::string CoreRun::TypedUniquerDataPath() const {
+  return Join({folder, kTypedUniquer, kUniquerData});
+}
+
+std::string CoreRun::EngineeringTypesPath() const {
+  return Join({folder, kEngineeringTypes});
 }
 
 std::string StoreFolder::SchemaPath() const {

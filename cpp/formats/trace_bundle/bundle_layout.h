@@ -7,6 +7,8 @@
 //   corespace/run<N>/core/stores/<store>/{schema.xml,bulkstore,bulkstore_descriptor}
 //   corespace/run<N>/core/uniquing/arrayUniquer/integeruniquer.{index,data}
 //   corespace/run<N>/core/uniquing/strings
+//   corespace/run<N>/core/uniquing/typedArrayUniquer/integeruniquer.{index,data}
+//   corespace/run<N>/core/uniquing/EngineeringTypes.etypes
 //   symbols/stores/<UUID>.symbolsarchive                  (Instruments 12+)
 //   Trace<N>.run/<UUID>-sampler.data                      (4.5 to 9.2)
 //   instrument_data/<UUID>/run_data/<N>.run.zip           (the legacy run's archive)
@@ -40,6 +42,10 @@ struct CoreRun {
   std::string UniquerIndexPath() const;
   std::string UniquerDataPath() const;
   std::string StringsPath() const;
+  // The messages' typed arrays and the names of their engineering types.
+  std::string TypedUniquerIndexPath() const;
+  std::string TypedUniquerDataPath() const;
+  std::string EngineeringTypesPath() const;
 };
 
 // corespace/run<N>/core/stores/<store>/: one table.

@@ -27,8 +27,14 @@ constexpr int64_t kFieldU32 = 1;
 constexpr int64_t kFieldU64 = 2;
 constexpr int64_t kFieldTimeAndCategory = 4;    // u48 time, u24 category 1: 9 bytes
 constexpr int64_t kFieldTimeAndCategories = 7;  // u64 time, u32 category 1, u32 category 2
+// Interval topologies: 50-bit start and duration, 22-bit categories packed in
+// 18 bytes [11.4.1]; u64 start, u64 duration, u32 categories [26.0].
+constexpr int64_t kFieldIntervalPacked = 5;
+constexpr int64_t kFieldInterval = 6;
 constexpr size_t kTopologySize = 9;
 constexpr size_t kWideTopologySize = 16;
+constexpr size_t kPackedIntervalSize = 18;
+constexpr size_t kIntervalSize = 24;
 
 struct XmlDocDeleter {
   void operator()(xmlDoc* doc) const { xmlFreeDoc(doc); }
@@ -166,7 +172,58 @@ void PlaceColumn(const std::string& mnemonic, FieldSlot slot, RowLayout* layout)
   layout->columns.emplace(mnemonic, slot);
 }
 
+// The parts of a topology, in bits from its start.
+struct TopologyBits {
+  uint32_t start, start_bits, duration, duration_bits, category1, category1_bits, category2,
+      category2_bits;
+};
+
+std::optional<TopologyBits> BitsOf(int64_t type) {
+  switch (type) {
+    case kFieldTimeAndCategory: return TopologyBits{0, 50, 0, 0, 50, 22, 0, 0};
+    case kFieldIntervalPacked: return TopologyBits{0, 50, 50, 50, 100, 22, 122, 22};
+    case kFieldTimeAndCategories: return TopologyBits{0, 64, 0, 0, 64, 32, 96, 32};
+    case kFieldInterval: return TopologyBits{0, 64, 64, 64, 128, 32, 160, 32};
+    default: return std::nullopt;
+  }
+}
+
+BitSlot SlotOf(size_t byte_offset, uint32_t bit, uint32_t bits) {
+  if (bits == 0) return BitSlot{};
+  uint32_t shift = bit % 8;
+  return BitSlot{byte_offset + bit / 8, (shift + bits + 7) / 8, shift, bits};
+}
+
+// The columns a topology of `type` at `offset` holds, by the schema's
+// topologyField; parts no column claims (junk in 11.4.1) are left unread.
+void PlaceTopologyColumns(const StoreSchema& schema, int64_t type, size_t offset,
+                          RowLayout* layout) {
+  std::optional<TopologyBits> bits = BitsOf(type);
+  if (!bits) return;
+  for (const StoreColumn& column : schema.columns) {
+    const std::string& field = column.topology_field;
+    BitSlot slot;
+    if (field == "XRTraceRelativeTimestampFieldID") {
+      slot = SlotOf(offset, bits->start, bits->start_bits);
+    } else if (field == "XRDurationFieldID") {
+      slot = SlotOf(offset, bits->duration, bits->duration_bits);
+    } else if (field == "XRCategory1FieldID") {
+      slot = SlotOf(offset, bits->category1, bits->category1_bits);
+    } else if (field == "XRCategory2FieldID") {
+      slot = SlotOf(offset, bits->category2, bits->category2_bits);
+    }
+    if (slot.width) layout->topology_columns.emplace(column.mnemonic, slot);
+  }
+}
+
 }  // namespace
+
+BitSlot RowLayout::Field(std::string_view mnemonic) const {
+  auto topology = topology_columns.find(mnemonic);
+  if (topology != topology_columns.end()) return topology->second;
+  FieldSlot slot = Column(mnemonic);
+  return BitSlot{slot.offset, slot.width, 0, static_cast<uint32_t>(slot.width * 8)};
+}
 
 Result<RowLayout> LayoutRow(const StoreSchema& schema,
                             const std::optional<StoreDescriptor>& descriptor, uint32_t row_size) {
@@ -174,13 +231,32 @@ Result<RowLayout> LayoutRow(const StoreSchema& schema,
   layout.row_size = row_size;
   size_t offset = 0;
   if (descriptor) {
+    bool has_topology = false;
     for (const DescriptorField& field : descriptor->fields) {
+      bool topology = BitsOf(field.type).has_value();
+      if (topology && has_topology) {
+        return Status(ErrorCode::kBundleUnsupported,
+                      "the " + schema.name + " table's rows have two topologies");
+      }
+      has_topology = has_topology || topology;
+      if (topology) PlaceTopologyColumns(schema, field.type, offset, &layout);
       if (field.type == kFieldTimeAndCategory) {
         PlaceTopology(offset, &layout);
         offset += kTopologySize;
       } else if (field.type == kFieldTimeAndCategories) {
         PlaceWideTopology(offset, &layout);
         offset += kWideTopologySize;
+      } else if (field.type == kFieldIntervalPacked) {
+        // Only interval tables' readers read it, through Field(): `time` is
+        // the start's first 48 bits, as the 9-byte topology's.
+        layout.time = FieldSlot{offset, 6};
+        offset += kPackedIntervalSize;
+      } else if (field.type == kFieldInterval) {
+        layout.time = FieldSlot{offset, 8};
+        layout.category1 = FieldSlot{offset + 16, 4};
+        layout.category2 = FieldSlot{offset + 20, 4};
+        layout.thread_ref_step = 1;
+        offset += kIntervalSize;
       } else if (field.type == kFieldU32 || field.type == kFieldU64) {
         size_t width = field.type == kFieldU32 ? 4 : 8;
         PlaceColumn(field.name, FieldSlot{offset, width}, &layout);
@@ -194,6 +270,7 @@ Result<RowLayout> LayoutRow(const StoreSchema& schema,
   } else {
     // Instruments 8 has no descriptor: the topology, then the other columns.
     PlaceTopology(0, &layout);
+    PlaceTopologyColumns(schema, kFieldTimeAndCategory, 0, &layout);
     offset = kTopologySize;
     for (const StoreColumn& column : schema.columns) {
       if (!column.topology_field.empty()) continue;
@@ -208,9 +285,9 @@ Result<RowLayout> LayoutRow(const StoreSchema& schema,
                       " bytes, but its rows are " + std::to_string(row_size) +
                       " bytes: a row layout this version does not know");
   }
-  if (layout.time.width == 0 || layout.category1.width == 0) {
+  if (layout.time.width == 0) {
     return Status(ErrorCode::kBundleUnsupported,
-                  "the " + schema.name + " table's rows have no time and thread topology");
+                  "the " + schema.name + " table's rows have no time topology");
   }
   return layout;
 }

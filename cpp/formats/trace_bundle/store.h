@@ -37,10 +37,23 @@ struct FieldSlot {
   size_t width = 0;
 };
 
+// A value anywhere in a row: `bits` bits from bit `shift` of the
+// little-endian `width` bytes at `offset` (at most 8). The topologies of
+// interval tables pack theirs in bits (Instruments 11: 50-bit times and
+// durations, 22-bit categories); other columns are whole bytes.
+struct BitSlot {
+  size_t offset = 0;
+  size_t width = 0;  // 0: absent
+  uint32_t shift = 0;
+  uint32_t bits = 0;
+};
+
 // Where the fields of a row are: the topology's time and categories (category
 // 1 is the thread in sample tables, the pid in thread-info and process-info;
 // category 2, of the 16-byte topology only, is 0 in every row seen), and the
-// other columns by mnemonic.
+// other columns by mnemonic. The sample tables' readers use `time`,
+// `category1` and `columns`; interval tables' use Field(), which knows every
+// topology's parts (start, duration, categories) by the schema's topologyField.
 struct RowLayout {
   size_t row_size = 0;
   FieldSlot time;
@@ -51,10 +64,15 @@ struct RowLayout {
   uint64_t thread_ref_step = 4;
   std::map<std::string, FieldSlot, std::less<>> columns;
 
+  // The columns the topology holds, by mnemonic, to the bit.
+  std::map<std::string, BitSlot, std::less<>> topology_columns;
+
   FieldSlot Column(std::string_view mnemonic) const {
     auto entry = columns.find(mnemonic);
     return entry == columns.end() ? FieldSlot{} : entry->second;
   }
+  // A column wherever it sits, a topology part or not.
+  BitSlot Field(std::string_view mnemonic) const;
 };
 
 struct DescriptorField {
@@ -70,9 +88,10 @@ struct StoreDescriptor {
 
 Result<StoreDescriptor> ReadDescriptor(const KeyedArchive& archive);
 
-// The layout from the descriptor's fields; without a descriptor (Instruments
-// 8), from the schema: a 9-byte topology, then 8 bytes for weights and 4 for
-// every other column. Either way it must add up to the bulkstore's row size.
+// The layout from the descriptor's fields (topologies of 9, 16, 18 and 24
+// bytes, FORMAT.md); without a descriptor (Instruments 8), from the schema: a 9-byte topology, then
+// 8 bytes for weights and 4 for every other column. Either way it must add up to the bulkstore's
+// row size.
 Result<RowLayout> LayoutRow(const StoreSchema& schema,
                             const std::optional<StoreDescriptor>& descriptor, uint32_t row_size);
 

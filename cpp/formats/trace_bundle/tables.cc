@@ -152,6 +152,46 @@ Result<const std::vector<std::string>*> RunReferences::Strings() {
   return &**strings_;
 }
 
+Result<Uniquer> RunReferences::OpenTypedArrays() {
+  std::string index_path = run_.TypedUniquerIndexPath(), data_path = run_.TypedUniquerDataPath();
+  SharedBytes data;
+  ASSIGN_OR_RETURN(data, files_.Read(data_path));
+  SharedBytes index;
+  if (files_.Contains(index_path)) {
+    auto read = files_.Read(index_path);
+    // An index that cannot be read is none: the arrays are found by scanning.
+    if (read.ok() && (*read)->empty()) read = SharedBytes();
+    if (read.ok() && *read &&
+        Uniquer::CheckIndex(ByteSpan((*read)->data(), (*read)->size())).ok()) {
+      index = read.take();
+    } else if (!read.ok() && read.status().code() == ErrorCode::kLimitExceeded) {
+      return read.status();
+    }
+  }
+  auto uniquer = Uniquer::Open(index, data, data_path);
+  if (!uniquer.ok()) return uniquer.status().WithPath(index ? index_path : data_path);
+  return uniquer;
+}
+
+Result<MessageReader> RunReferences::Messages() {
+  if (!typed_arrays_) typed_arrays_ = OpenTypedArrays();
+  if (!typed_arrays_->ok()) return typed_arrays_->status();
+  if (!engineering_types_) {
+    engineering_types_ = [this]() -> Result<std::vector<std::string>> {
+      std::string path = run_.EngineeringTypesPath();
+      SharedBytes bytes;
+      ASSIGN_OR_RETURN(bytes, files_.Read(path));
+      auto types = ReadEngineeringTypes(ByteSpan(bytes->data(), bytes->size()), files_.limits());
+      if (!types.ok()) return types.status().WithPath(path);
+      return types;
+    }();
+  }
+  if (!engineering_types_->ok()) return engineering_types_->status();
+  const std::vector<std::string>* strings;
+  ASSIGN_OR_RETURN(strings, Strings());
+  return MessageReader(**typed_arrays_, **engineering_types_, *strings);
+}
+
 Result<RunReferences::Thread> RunReferences::ThreadOf(uint64_t thread_ref, uint64_t step,
                                                       uint64_t process_ref) {
   const Uniquer* arrays;

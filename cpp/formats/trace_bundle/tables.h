@@ -17,6 +17,7 @@
 #include "base/status.h"
 #include "formats/trace_bundle/bundle_files.h"
 #include "formats/trace_bundle/bundle_layout.h"
+#include "formats/trace_bundle/messages.h"
 #include "formats/trace_bundle/store.h"
 #include "formats/trace_bundle/uniquer.h"
 
@@ -49,6 +50,13 @@ class Row {
     uint64_t value = 0;
     for (size_t i = column.width; i-- > 0;) value = value << 8 | bytes_[column.offset + i];
     return value;
+  }
+  // A column anywhere, packed in bits or not (RowLayout::Field); 0 when absent.
+  uint64_t Get(const BitSlot& slot) const {
+    uint64_t value = 0;
+    for (size_t i = slot.width; i-- > 0;) value = value << 8 | bytes_[slot.offset + i];
+    value >>= slot.shift;
+    return slot.bits >= 64 ? value : value & ((uint64_t{1} << slot.bits) - 1);
   }
 
  private:
@@ -107,6 +115,9 @@ class RunReferences {
   Result<const Uniquer*> Arrays();
   // Fails when the run has no strings file: only tables with strings ask.
   Result<const std::vector<std::string>*> Strings();
+  // The run's messages: its typed arrays (typedArrayUniquer, found by
+  // scanning when its index is lost), engineering types and strings.
+  Result<MessageReader> Messages();
 
   // A thread reference (XRThreadTypeID) is `step` times the index of its
   // [tid, process reference] record; a record without a process takes the
@@ -121,12 +132,15 @@ class RunReferences {
 
  private:
   Result<Uniquer> OpenArrays();
+  Result<Uniquer> OpenTypedArrays();
 
   BundleFiles& files_;
   LeftOutParts& left_out_;
   CoreRun run_;
   std::optional<Result<Uniquer>> arrays_;
   std::optional<Result<std::vector<std::string>>> strings_;
+  std::optional<Result<Uniquer>> typed_arrays_;
+  std::optional<Result<std::vector<std::string>>> engineering_types_;
 };
 
 }  // namespace instrumentscope::trace_bundle

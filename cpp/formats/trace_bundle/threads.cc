@@ -81,9 +81,12 @@ ThreadIdentity CoreThread(const RunDetails* details, const RunThreadNames& table
                           uint64_t thread_ref, int64_t pid) {
   std::string name = details ? NameIn(details->thread_names, tid) : std::string();
   if (name.empty()) name = NameIn(tables.threads, thread_ref);
+  return ThreadIdentity{ThreadLabel(name, tid), tid, CoreProcessName(details, tables, pid), pid};
+}
+
+std::string CoreProcessName(const RunDetails* details, const RunThreadNames& tables, int64_t pid) {
   std::string process = TemplateProcessName(details, pid);
-  if (process.empty()) process = NameIn(tables.processes, pid);
-  return ThreadIdentity{ThreadLabel(name, tid), tid, process, pid};
+  return process.empty() ? NameIn(tables.processes, pid) : process;
 }
 
 ThreadIdentity LegacyThread(const RunDetails* details, const SamplerRun::Thread* archived,

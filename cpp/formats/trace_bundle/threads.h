@@ -40,6 +40,10 @@ struct RunThreadNames {
 // A thread of a corespace run's samples.
 ThreadIdentity CoreThread(const RunDetails* details, const RunThreadNames& tables, uint64_t tid,
                           uint64_t thread_ref, int64_t pid);
+// The name of process `pid` of a corespace run (sources 1 to 3 in
+// threads.cc), "" when the bundle has none: for tables of processes, not
+// threads (signposts, hangs).
+std::string CoreProcessName(const RunDetails* details, const RunThreadNames& tables, int64_t pid);
 // A thread of a legacy run's samples: `archived` is the run archive's
 // XRThread of `tid` (null when it has none), `backtrace_pid` the pid of the
 // sample's backtrace.

@@ -43,6 +43,9 @@ void CellValues::Start(const OpenElement& open, const Attributes& attributes) {
     case Element::kKperfBt:
       if (!Nested(open)) stacks_.StartKperf();
       break;
+    case Element::kOther:
+      if (keep_texts_) texts_.Start(attributes);
+      break;
     default: break;
   }
 }
@@ -60,6 +63,9 @@ Value CellValues::Complete(const OpenElement& open, std::string_view text) {
     case Element::kTaggedBacktrace: return stacks_.EndTagged();
     case Element::kKperfBt: return stacks_.EndKperf();
     case Element::kTextAddresses: return stacks_.ParseAddresses(text);
+    case Element::kOther:
+      if (keep_texts_) return texts_.End(open.has_child, text);
+      [[fallthrough]];
     default:
       if (!open.has_child) {
         if (auto number = ParseDecimal<int64_t>(text)) {
@@ -119,6 +125,8 @@ void CellValues::Clear() {
   threads_.Clear();
   frames_.Clear();
   stacks_.Clear();
+  texts_.Clear();
+  keep_texts_ = false;
 }
 
 }  // namespace instrumentscope::xctrace_xml

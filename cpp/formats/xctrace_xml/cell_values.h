@@ -1,7 +1,8 @@
 // The elements inside a <row> that is read, each made a Value as it ends and
 // handed to the element around it: numbers (element text), threads and
-// processes (ThreadCells), frames (FrameCells) and stacks (StackCells).
-// xctrace never nests an element in another of its kind, so one draft per
+// processes (ThreadCells), frames (FrameCells) and stacks (StackCells);
+// while a table read as intervals is, every other element as its text
+// (TextCells). xctrace never nests an element in another of its kind, so one draft per
 // kind suffices; nesting one is an error.
 //
 // Not read: numbers in elements that have children, or that are not decimal
@@ -16,6 +17,7 @@
 #include "formats/xctrace_xml/elements.h"
 #include "formats/xctrace_xml/frames.h"
 #include "formats/xctrace_xml/stacks.h"
+#include "formats/xctrace_xml/text_cells.h"
 #include "formats/xctrace_xml/threads.h"
 #include "model/profile_builder.h"
 
@@ -35,6 +37,10 @@ class CellValues {
   void Deliver(const OpenElement& child, const OpenElement& parent, const Value& value);
 
   ThreadCells& threads() { return threads_; }
+  const TextCells& texts() const { return texts_; }
+  // Whether the elements no other kind reads become texts (kText) rather
+  // than numbers or opaque values: for the rows of interval tables only.
+  void KeepTexts(bool keep) { keep_texts_ = keep; }
   // At the end of a <node>.
   void Clear();
 
@@ -48,6 +54,8 @@ class CellValues {
   ThreadCells threads_;
   FrameCells frames_;
   StackCells stacks_;
+  TextCells texts_;
+  bool keep_texts_ = false;
 };
 
 }  // namespace instrumentscope::xctrace_xml

@@ -8,7 +8,8 @@ DocumentReader::DocumentReader(ProfileBuilder& builder, const ImportOptions& opt
     : builder_(builder),
       options_(options),
       cells_(builder, options.limits, error_),
-      rows_(builder, cells_.threads(), error_) {}
+      rows_(builder, cells_.threads(), error_),
+      intervals_(builder, cells_.threads(), cells_.texts(), error_) {}
 
 Content DocumentReader::Start(std::vector<OpenElement>& stack, const Attributes& attributes) {
   OpenElement& open = stack.back();
@@ -58,7 +59,8 @@ void DocumentReader::StartNode(OpenElement& node, const Attributes& attributes) 
   schema_name_.clear();
   columns_.clear();
   layout_ = TableLayout{};
-  node_selected_ = false;
+  node_has_intervals_ = false;
+  node_reading_ = Reading::kNone;
   node_rows_ = 0;
 }
 
@@ -81,9 +83,13 @@ Content DocumentReader::StartRow(OpenElement& row) {
     return Content::kElements;
   }
   ++node_rows_;
-  if (!node_selected_) return Content::kSkipped;
+  if (node_reading_ == Reading::kNone) return Content::kSkipped;
   in_row_ = true;
-  rows_.StartRow();
+  if (node_reading_ == Reading::kSamples) {
+    rows_.StartRow();
+  } else {
+    intervals_.StartRow(node_rows_);
+  }
   return Content::kValues;
 }
 
@@ -97,7 +103,11 @@ void DocumentReader::End(const OpenElement& closed, const std::vector<OpenElemen
   } else if (depth == 2 && closed.element == Element::kRow) {
     if (in_row_) {
       in_row_ = false;
-      rows_.EndRow();
+      if (node_reading_ == Reading::kSamples) {
+        rows_.EndRow();
+      } else {
+        intervals_.EndRow();
+      }
     }
   } else if (depth == 3 && closed.element == Element::kCol &&
              stack[2].element == Element::kSchema && stack[1].element == Element::kNode) {
@@ -117,11 +127,34 @@ void DocumentReader::End(const OpenElement& closed, const std::vector<OpenElemen
 void DocumentReader::EndSchema() {
   schema_seen_ = true;
   layout_ = ReadTableLayout(schema_name_, columns_);
-  node_selected_ = layout_.has_cpu_samples && (!options_.run || *options_.run == node_run_);
-  if (!node_selected_) return;
-  ValueUnit unit =
-      layout_.weight_unit == WeightUnit::kNanoseconds ? ValueUnit::kNanoseconds : ValueUnit::kNone;
-  rows_.StartTable(layout_, builder_.AddTimeline(node_run_, layout_.schema, unit));
+  bool in_run = !options_.run || *options_.run == node_run_;
+  if (layout_.has_cpu_samples) {
+    if (!in_run) return;
+    node_reading_ = Reading::kSamples;
+    ValueUnit unit = layout_.weight_unit == WeightUnit::kNanoseconds ? ValueUnit::kNanoseconds
+                                                                     : ValueUnit::kNone;
+    rows_.StartTable(layout_, builder_.AddTimeline(node_run_, layout_.schema, unit));
+    return;
+  }
+  if (!options_.intervals) return;
+  if (std::optional<WeightedLayout> weighted = ReadWeightedLayout(schema_name_, columns_)) {
+    node_has_intervals_ = true;
+    if (!in_run) return;
+    node_reading_ = Reading::kSamples;
+    layout_ = std::move(weighted->table);
+    ProfileBuilder::TimelineContent content;
+    content.cpu_samples = false;
+    content.weighs = std::move(weighted->weighs);
+    rows_.StartTable(layout_,
+                     builder_.AddTimeline(node_run_, layout_.schema, ValueUnit::kNanoseconds,
+                                          ProfileBuilder::TimeAxis::kShared, content));
+  } else if (std::optional<IntervalLayout> intervals = ReadIntervalLayout(schema_name_, columns_)) {
+    node_has_intervals_ = true;
+    if (!in_run) return;
+    node_reading_ = Reading::kIntervals;
+    cells_.KeepTexts(true);
+    intervals_.StartTable(std::move(*intervals), node_run_);
+  }
 }
 
 void DocumentReader::EndNode() {
@@ -130,6 +163,7 @@ void DocumentReader::EndNode() {
   summary.schema = schema_seen_ ? layout_.schema : std::string("(no schema)");
   summary.rows = node_rows_;
   summary.has_cpu_samples = layout_.has_cpu_samples;
+  summary.has_intervals = node_has_intervals_;
   tables_.push_back(std::move(summary));
   cells_.Clear();
 }

@@ -2,10 +2,13 @@
 // the root (table data, a table of contents, or not an export at all), each
 // <node> with its run and its <schema>'s columns, and which <row>s are read.
 // The elements inside those rows go to CellValues, the rows themselves to the
-// RowAssembler. What the document held is kept for the importer's summary.
+// RowAssembler (CPU samples, and events weighted by duration) or to
+// IntervalRows (intervals). What the document held is kept for the importer's
+// summary.
 //
-// Not read: the rows of tables that hold no CPU samples, or of other runs than
-// the one asked for (they are counted, never parsed).
+// Not read: the rows of tables that hold neither CPU samples nor intervals
+// (nor those when ImportOptions::intervals is off), or of other runs than the
+// one asked for (they are counted, never parsed).
 #ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_DOCUMENT_READER_H_
 #define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_DOCUMENT_READER_H_
 
@@ -18,6 +21,7 @@
 #include "formats/importer.h"
 #include "formats/xctrace_xml/cell_values.h"
 #include "formats/xctrace_xml/elements.h"
+#include "formats/xctrace_xml/interval_rows.h"
 #include "formats/xctrace_xml/row_assembler.h"
 #include "formats/xctrace_xml/table_of_contents.h"
 #include "formats/xctrace_xml/table_schema.h"
@@ -45,7 +49,13 @@ class DocumentReader {
   void DeliverValue(const OpenElement& child, const OpenElement& parent, const Value& value) {
     cells_.Deliver(child, parent, value);
   }
-  void DeliverCell(const OpenElement& cell, const Value& value) { rows_.AssignCell(cell, value); }
+  void DeliverCell(const OpenElement& cell, const Value& value) {
+    if (node_reading_ == Reading::kSamples) {
+      rows_.AssignCell(cell, value);
+    } else {
+      intervals_.AssignCell(cell, value);
+    }
+  }
 
   bool failed() const { return error_.failed(); }
   Status TakeError() { return error_.Take(); }
@@ -70,6 +80,7 @@ class DocumentReader {
   FirstError error_;
   CellValues cells_;
   RowAssembler rows_;
+  IntervalRows intervals_;
 
   enum class Document : uint8_t { kUnknown, kData, kTableOfContents };
   Document document_ = Document::kUnknown;
@@ -83,7 +94,10 @@ class DocumentReader {
   std::vector<Column> columns_;
   Column column_draft_;
   TableLayout layout_;
-  bool node_selected_ = false;
+  bool node_has_intervals_ = false;  // a table of intervals or of weighted events
+  // How the current <node>'s rows are read.
+  enum class Reading : uint8_t { kNone, kSamples, kIntervals };
+  Reading node_reading_ = Reading::kNone;
   uint64_t node_rows_ = 0;
   bool in_row_ = false;  // in a <row> that is read
 

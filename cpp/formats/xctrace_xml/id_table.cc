@@ -17,6 +17,7 @@ const char* ValueClassName(ValueClass value_class) {
     case ValueClass::kPath: return "a <path>";
     case ValueClass::kStack: return "a backtrace";
     case ValueClass::kAddresses: return "a <text-addresses>";
+    case ValueClass::kText: return "a text";
   }
   return "unknown";
 }

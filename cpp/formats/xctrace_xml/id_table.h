@@ -24,6 +24,7 @@ enum class ValueClass : uint8_t {
   kPath,
   kStack,
   kAddresses,
+  kText,  // an element's text as xctrace shows it (interval tables only)
 };
 
 const char* ValueClassName(ValueClass value_class);

@@ -61,7 +61,9 @@ void RowAssembler::AssignCell(const OpenElement& cell, const Value& value) {
 
 void RowAssembler::EndRow() {
   if (!row_.time) {
-    error_.Set(Status(ErrorCode::kXmlBadValue, "a row has no sample time"));
+    error_.Set(Status(ErrorCode::kXmlBadValue,
+                      layout_.weighted_events ? "a row of " + layout_.schema + " has no start time"
+                                              : std::string("a row has no sample time")));
     return;
   }
   int64_t weight = 1;  // time-sample rows count one sample each

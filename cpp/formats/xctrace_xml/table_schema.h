@@ -37,6 +37,9 @@ struct TableLayout {
   std::vector<ColumnRole> roles;  // one per column
   bool has_weight = false;
   WeightUnit weight_unit = WeightUnit::kCount;
+  // Events of another table weighted by their durations (interval_tables.h):
+  // the time column is their start.
+  bool weighted_events = false;
 };
 
 // The CPU sample schemas, most useful first.

@@ -69,13 +69,22 @@ Status XmlImporter::Finish() {
                                                std::to_string(*options_.run) + "; it has run" +
                                                (runs_seen.size() == 1 ? " " : "s ") + runs);
   }
-  bool any_sample_table = std::any_of(tables.begin(), tables.end(), [this](const auto& table) {
-    return table.has_cpu_samples && (!options_.run || *options_.run == table.run);
+  auto in_run = [this](const TableSummary& table) {
+    return !options_.run || *options_.run == table.run;
+  };
+  bool any_sample_table = std::any_of(tables.begin(), tables.end(), [&](const auto& table) {
+    return table.has_cpu_samples && in_run(table);
   });
-  if (!any_sample_table) return NoSampleTableError(tables, options_.run);
-  if (builder_.total_samples() == 0) {
+  // Only read when ImportOptions::intervals is on.
+  bool any_interval_table = std::any_of(tables.begin(), tables.end(), [&](const auto& table) {
+    return table.has_intervals && in_run(table);
+  });
+  if (!any_sample_table && !any_interval_table) return NoSampleTableError(tables, options_.run);
+  if (builder_.total_samples() == 0 && builder_.total_intervals() == 0) {
     return Status(ErrorCode::kXmlNoSamples,
-                  "the CPU sample tables in this export have no rows with samples");
+                  any_sample_table
+                      ? "the CPU sample tables in this export have no rows with samples"
+                      : "the interval and event tables in this export have no rows");
   }
   if (uint64_t rows = reader_.rows().rows_without_weight()) {
     builder_.AddWarning("ROWS_WITHOUT_WEIGHT",

@@ -1,12 +1,15 @@
 // Reads XML written by `xctrace export` (Xcode 12.5 through 26): the CPU
 // sample tables time-profile, cpu-profile, counters-profile and time-sample,
 // with stacks as <backtrace>/<frame>, <text-addresses>, <tagged-backtrace> or
-// <kperf-bt>. Streams through libxml2's SAX2 push parser: memory grows with
-// the number of distinct ids, not with the size of the file.
+// <kperf-bt>; and, unless ImportOptions::intervals is off, the tables of
+// intervals and events in interval_tables.h (vsyncs, thermal states, Points of
+// Interest, signposts, hangs, life cycle periods; page faults weighted by
+// their durations). Streams through libxml2's SAX2 push parser: memory grows
+// with the number of distinct ids, not with the size of the file.
 //
 // Not read: other tables (listed in errors and summaries), row columns other
-// than time, thread, process, weight and stacks. DOCTYPEs are refused, so no
-// entity is ever declared, expanded or loaded, and nothing touches the network.
+// than those the tables' readers name. DOCTYPEs are refused, so no entity is
+// ever declared, expanded or loaded, and nothing touches the network.
 #ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_XML_IMPORTER_H_
 #define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_XML_IMPORTER_H_
 

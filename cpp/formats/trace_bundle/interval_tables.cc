@@ -1,0 +1,240 @@
+#include "formats/trace_bundle/interval_tables.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "formats/trace_bundle/bundle_context.h"
+#include "formats/trace_bundle/interval_reader.h"
+
+namespace instrumentscope::trace_bundle {
+namespace {
+
+// A table whose rows are intervals (a start and a duration) or events (a
+// time), each labelled by one column.
+struct SimpleTable {
+  std::string_view source;    // "Thermal state"
+  std::string_view time;      // the start's or the event's column
+  std::string_view duration;  // empty for events
+  std::string_view label;     // the label's column
+  std::string_view no_label;  // the label of a row without one
+  bool by_process;            // a source per process ("process" column)
+  DuringViews during;
+  std::string_view during_name;
+};
+
+constexpr SimpleTable kThermalState = {
+    "Thermal state", "start", "duration",         "thermal-state",
+    "Thermal state", false,   DuringViews::kNone, ""};
+constexpr SimpleTable kLifeCycle = {"Life cycle",
+                                    "start",
+                                    "duration",
+                                    "period",
+                                    "Life cycle period",
+                                    true,
+                                    DuringViews::kBusiestNames,
+                                    ""};
+constexpr SimpleTable kAppSpin = {"App spins", "timestamp",        "", "event", "Spin",
+                                  true,        DuringViews::kNone, ""};
+constexpr SimpleTable kPotentialHang = {"Hangs", "start", "duration",        "hang-type",
+                                        "Hang",  true,    DuringViews::kAll, "hangs"};
+constexpr SimpleTable kHangRisk = {"Hang risks",       "time", "", "message", "Hang risk", true,
+                                   DuringViews::kNone, ""};
+
+// Whether a column's values are messages (typed arrays), not strings.
+bool IsMessageColumn(const Table& table, std::string_view mnemonic) {
+  for (const StoreColumn& column : table.schema.columns) {
+    if (column.mnemonic != mnemonic) continue;
+    return column.engineering_type == "XRNarrativeEntryTypeID" ||
+           column.engineering_type == "XROSLogMetadataTypeID";
+  }
+  return false;
+}
+
+Status ReadSimpleRows(IntervalReader& reader, const SimpleTable& kind) {
+  const TableRows& rows = reader.rows();
+  BitSlot time = reader.Field(kind.time), label = reader.Field(kind.label),
+          process = reader.Field("process");
+  BitSlot duration = kind.duration.empty() ? BitSlot{} : reader.Field(kind.duration);
+  if (!time.width || (!kind.duration.empty() && !duration.width)) {
+    return Status(ErrorCode::kBundleUnsupported,
+                  "the " + reader.table().name() + " rows have no " + std::string(kind.time) +
+                      (kind.duration.empty() ? "" : " or " + std::string(kind.duration)) +
+                      " column")
+        .WithPath(rows.path());
+  }
+  bool message_label = IsMessageColumn(reader.table(), kind.label);
+  for (uint64_t i = 0; i < rows.size(); ++i) {
+    if (rows.IsPadding(i)) continue;
+    Row row = rows.row(i);
+    Status status = [&]() -> Status {
+      int64_t start, end, pid = -1;
+      ASSIGN_OR_RETURN(start, reader.Time(row, time));
+      end = start;
+      if (duration.width) {
+        ASSIGN_OR_RETURN(end, EndOf(start, row.Get(duration)));
+      }
+      if (kind.by_process && process.width) {
+        ASSIGN_OR_RETURN(pid, reader.Pid(row.Get(process)));
+      }
+      std::string text;
+      uint64_t ref = label.width ? row.Get(label) : kNoReference;
+      if (message_label) {
+        std::optional<std::string> message;
+        ASSIGN_OR_RETURN(message, reader.Message(ref));
+        if (message) text = std::move(*message);
+      } else {
+        std::string_view string;
+        ASSIGN_OR_RETURN(string, reader.String(ref));
+        text = std::string(string);
+      }
+      if (text.empty()) text = std::string(kind.no_label);
+      reader.Add(
+          reader.Source(std::string(kind.source), pid, kind.during, std::string(kind.during_name)),
+          start, end, text, text);
+      return OkStatus();
+    }();
+    if (!status.ok()) return rows.InRow(status, i);
+  }
+  return OkStatus();
+}
+
+Status ReadSimpleTable(BundleContext& bundle, const Table& table, IntervalTableRead* result,
+                       const SimpleTable& kind) {
+  return ReadIntervalTable(bundle, table, result, [&kind](IntervalReader& reader) {
+    return ReadSimpleRows(reader, kind);
+  });
+}
+
+// runloop-events [26.0]: kdebug-style events, 1 starting and 2 ending an
+// interval of the row's interval-type on its thread.
+constexpr uint64_t kRunLoopStart = 1;
+constexpr uint64_t kRunLoopEnd = 2;
+
+struct RunLoopEvent {
+  int64_t time;
+  uint64_t thread;
+  uint64_t type;  // the interval type's string
+  uint64_t mode;
+  bool start;
+};
+
+Status ReadRunLoopRows(IntervalReader& reader, CoreRunState& run,
+                       std::map<IntervalReader::SourceIndex, uint64_t>* unbegun) {
+  const TableRows& rows = reader.rows();
+  BitSlot time = reader.Field("timestamp"), thread = reader.Field("thread"),
+          type = reader.Field("interval-type"), event = reader.Field("event-type"),
+          mode = reader.Field("mode");
+  if (!time.width || !thread.width || !type.width || !event.width) {
+    return Status(ErrorCode::kBundleUnsupported,
+                  "the runloop-events rows have no timestamp, thread, interval-type or event-type")
+        .WithPath(rows.path());
+  }
+  std::vector<RunLoopEvent> events;
+  for (uint64_t i = 0; i < rows.size(); ++i) {
+    if (rows.IsPadding(i)) continue;
+    Row row = rows.row(i);
+    uint64_t kind = row.Get(event);
+    if (kind != kRunLoopStart && kind != kRunLoopEnd) continue;
+    auto at = reader.Time(row, time);
+    if (!at.ok()) return rows.InRow(at.status(), i);
+    events.push_back(RunLoopEvent{*at, row.Get(thread), row.Get(type),
+                                  mode.width ? row.Get(mode) : kNoReference,
+                                  kind == kRunLoopStart});
+  }
+  // A run loop's run starts before the iterations it holds but is written after them.
+  std::stable_sort(events.begin(), events.end(),
+                   [](const RunLoopEvent& a, const RunLoopEvent& b) { return a.time < b.time; });
+  const RunDetails* details = reader.bundle().Details(reader.table().run());
+  std::map<uint64_t, IntervalReader::SourceIndex> sources;  // by thread reference
+  auto source_of = [&](uint64_t thread_ref) -> Result<IntervalReader::SourceIndex> {
+    auto found = sources.find(thread_ref);
+    if (found != sources.end()) return found->second;
+    RunReferences::Thread identity;
+    ASSIGN_OR_RETURN(identity, run.references.ThreadOf(thread_ref, 1, kNoReference));
+    ThreadIdentity named = CoreThread(details, run.names, identity.tid, thread_ref, identity.pid);
+    IntervalReader::SourceIndex source = reader.Source(
+        "Run loop iterations \xE2\x80\x94 " + named.name, identity.pid, DuringViews::kNone);
+    sources.emplace(thread_ref, source);
+    return source;
+  };
+  auto add = [&](const RunLoopEvent& first, int64_t start, int64_t end) -> Status {
+    IntervalReader::SourceIndex source;
+    ASSIGN_OR_RETURN(source, source_of(first.thread));
+    std::string_view name, mode_name;
+    ASSIGN_OR_RETURN(name, reader.String(first.type));
+    ASSIGN_OR_RETURN(mode_name, reader.String(first.mode));
+    std::string label(name.empty() ? "iteration" : name);
+    std::string interval_name = label;
+    if (!mode_name.empty()) label += " (" + std::string(mode_name) + ")";
+    reader.Add(source, start, end, std::move(interval_name), std::move(label));
+    return OkStatus();
+  };
+  std::map<std::pair<uint64_t, uint64_t>, std::vector<size_t>> open;  // (thread, type) → starts
+  for (size_t i = 0; i < events.size(); ++i) {
+    const RunLoopEvent& e = events[i];
+    std::vector<size_t>& starts = open[{e.thread, e.type}];
+    if (e.start) {
+      starts.push_back(i);
+    } else if (starts.empty()) {
+      IntervalReader::SourceIndex source;
+      ASSIGN_OR_RETURN(source, source_of(e.thread));
+      ++(*unbegun)[source];
+      RETURN_IF_ERROR(add(e, 0, e.time));
+    } else {
+      RETURN_IF_ERROR(add(events[starts.back()], events[starts.back()].time, e.time));
+      starts.pop_back();
+    }
+  }
+  for (const auto& entry : open) {
+    for (size_t i : entry.second) {
+      RETURN_IF_ERROR(add(events[i], events[i].time, ProfileBuilder::kOpenEnd));
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+Status ReadThermalStateTable(BundleContext& bundle, const Table& table, IntervalTableRead* result) {
+  return ReadSimpleTable(bundle, table, result, kThermalState);
+}
+
+Status ReadLifeCycleTable(BundleContext& bundle, const Table& table, IntervalTableRead* result) {
+  return ReadSimpleTable(bundle, table, result, kLifeCycle);
+}
+
+Status ReadAppSpinTable(BundleContext& bundle, const Table& table, IntervalTableRead* result) {
+  return ReadSimpleTable(bundle, table, result, kAppSpin);
+}
+
+Status ReadPotentialHangTable(BundleContext& bundle, const Table& table,
+                              IntervalTableRead* result) {
+  return ReadSimpleTable(bundle, table, result, kPotentialHang);
+}
+
+Status ReadHangRiskTable(BundleContext& bundle, const Table& table, IntervalTableRead* result) {
+  return ReadSimpleTable(bundle, table, result, kHangRisk);
+}
+
+Status ReadRunLoopTable(BundleContext& bundle, const Table& table, IntervalTableRead* result) {
+  CoreRunState& run = bundle.Run(table.store.run);
+  std::map<IntervalReader::SourceIndex, uint64_t> unbegun;
+  return ReadIntervalTable(
+      bundle, table, result,
+      [&](IntervalReader& reader) { return ReadRunLoopRows(reader, run, &unbegun); },
+      [&](IntervalReader& reader, const std::vector<ProfileBuilder::IntervalSourceId>&) {
+        for (const auto& [source, count] : unbegun) {
+          bundle.builder.AddWarning(
+              "INTERVALS_WITHOUT_BEGIN",
+              std::to_string(count) + " of " + reader.SourceName(source) +
+                  " ended without beginning in the recording; drawn from the start of run " +
+                  std::to_string(table.run()));
+        }
+      });
+}
+
+}  // namespace instrumentscope::trace_bundle

@@ -1,0 +1,203 @@
+// The intervals importers hand the ProfileBuilder: kept per source, those
+// without an end ended with their run, and drawn as evented profiles, one per lane. Intervals that
+// overlap without nesting cannot share an evented profile (speedscope's
+// events open and close like a stack), so they go to the first lane where
+// they nest, and a new lane when none fits: nothing is re-nested or dropped.
+#include <algorithm>
+#include <numeric>
+
+#include "model/profile_builder.h"
+#include "model/view_names.h"
+
+namespace instrumentscope {
+namespace {
+
+// The intervals of one source, outer ones before those they hold, as lanes:
+// in each, every two intervals are disjoint or one holds the other.
+std::vector<std::vector<size_t>> LayOutLanes(const std::vector<size_t>& by_start,
+                                             const std::vector<int64_t>& ends,
+                                             const std::vector<int64_t>& starts) {
+  std::vector<std::vector<size_t>> lanes;
+  std::vector<std::vector<int64_t>> open_ends;  // per lane, innermost last
+  for (size_t interval : by_start) {
+    size_t lane = 0;
+    for (; lane < lanes.size(); ++lane) {
+      // Those that ended by its start are closed; it fits inside the one
+      // still open, or alone.
+      std::vector<int64_t>& open = open_ends[lane];
+      while (!open.empty() && open.back() <= starts[interval]) open.pop_back();
+      if (open.empty() || open.back() >= ends[interval]) break;
+    }
+    if (lane == lanes.size()) {
+      lanes.emplace_back();
+      open_ends.emplace_back();
+    }
+    lanes[lane].push_back(interval);
+    open_ends[lane].push_back(ends[interval]);
+  }
+  return lanes;
+}
+
+}  // namespace
+
+// The names of a source's intervals, most frequent first, then longest.
+std::vector<IntervalSource::Name> ProfileBuilder::BusiestNames(const std::vector<size_t>& intervals,
+                                                               uint64_t* distinct) const {
+  std::map<uint32_t, IntervalSource::Name> by_name;
+  for (size_t i : intervals) {
+    IntervalSource::Name& name = by_name[intervals_[i].name];
+    ++name.intervals;
+    name.total_duration += intervals_[i].end - intervals_[i].start;
+  }
+  std::vector<IntervalSource::Name> names;
+  for (auto& [id, name] : by_name) {
+    name.name = interval_names_[id];
+    names.push_back(std::move(name));
+  }
+  std::stable_sort(names.begin(), names.end(), [](const auto& a, const auto& b) {
+    return a.intervals != b.intervals ? a.intervals > b.intervals
+                                      : a.total_duration > b.total_duration;
+  });
+  *distinct = names.size();
+  if (names.size() > kListedIntervalNames) names.resize(kListedIntervalNames);
+  return names;
+}
+
+ProfileBuilder::IntervalSourceId ProfileBuilder::AddIntervalSource(IntervalSourceDesc desc) {
+  SourceState source;
+  source.summary.run = desc.run;
+  source.summary.table = std::move(desc.table);
+  source.summary.name = std::move(desc.name);
+  source.summary.process_label = ProcessLabel(desc.process_name, desc.pid);
+  source.summary.process_name = std::move(desc.process_name);
+  source.summary.pid = desc.pid;
+  source.during = desc.during;
+  source.during_name = std::move(desc.during_name);
+  interval_sources_.push_back(std::move(source));
+  return static_cast<IntervalSourceId>(interval_sources_.size() - 1);
+}
+
+Status ProfileBuilder::AddInterval(IntervalSourceId source, int64_t start, int64_t end,
+                                   std::string_view name, std::string_view label) {
+  if (start < 0 || end < start) {
+    return Status(ErrorCode::kBadSample, "interval from " + std::to_string(start) + " to " +
+                                             std::to_string(end) +
+                                             " ns starts before the run or ends before it starts");
+  }
+  if (total_samples_ + intervals_.size() >= max_samples_) {
+    return Status(ErrorCode::kLimitExceeded, "more than " + std::to_string(max_samples_) +
+                                                 " samples and intervals (limits.maxSamples)");
+  }
+  FrameDesc frame;
+  frame.name = label;
+  auto [entry, inserted] = interval_name_index_.try_emplace(
+      std::string(name), static_cast<uint32_t>(interval_names_.size()));
+  if (inserted) interval_names_.emplace_back(name);
+  intervals_.push_back(Interval{start, end, source, entry->second, InternFrame(frame)});
+  return OkStatus();
+}
+
+// The recording goes on after the last CPU sample when intervals do (a
+// thermal state, an app in the background): the run, its CPU profiles' axis
+// included, ends with the later of the two.
+std::map<uint32_t, int64_t> ProfileBuilder::ExtendToIntervals(
+    std::vector<int64_t>* timeline_end) const {
+  std::map<uint32_t, int64_t> run_end;
+  for (const Interval& interval : intervals_) {
+    int64_t& end = run_end[interval_sources_[interval.source].summary.run];
+    end = std::max(end, interval.end == kOpenEnd ? interval.start : interval.end);
+  }
+  for (const SourceState& source : interval_sources_) run_end.try_emplace(source.summary.run, 0);
+  for (size_t t = 0; t < timelines_.size(); ++t) {
+    auto intervals_end = run_end.find(timelines_[t].run);
+    if (intervals_end == run_end.end()) continue;
+    (*timeline_end)[t] = std::max((*timeline_end)[t], intervals_end->second);
+  }
+  for (size_t t = 0; t < timelines_.size(); ++t) {
+    auto end = run_end.find(timelines_[t].run);
+    if (end != run_end.end()) end->second = std::max(end->second, (*timeline_end)[t]);
+  }
+  return run_end;
+}
+
+// Intervals that began and never ended run to the end of the recording.
+void ProfileBuilder::EndOpenIntervals(const std::map<uint32_t, int64_t>& run_end) {
+  std::vector<uint64_t> unended(interval_sources_.size());
+  for (Interval& interval : intervals_) {
+    if (interval.end != kOpenEnd) continue;
+    interval.end = run_end.at(interval_sources_[interval.source].summary.run);
+    ++unended[interval.source];
+  }
+  for (size_t s = 0; s < interval_sources_.size(); ++s) {
+    if (!unended[s]) continue;
+    const IntervalSource& source = interval_sources_[s].summary;
+    AddWarning("INTERVALS_WITHOUT_END",
+               std::to_string(unended[s]) + " of " + JoinName({source.name, source.process_label}) +
+                   " began and never ended in the recording; drawn to the end of run " +
+                   std::to_string(source.run));
+  }
+}
+
+Status ProfileBuilder::AddIntervalProfiles(const std::map<uint32_t, int64_t>& run_end,
+                                           ProfileGroup* group) {
+  std::vector<std::vector<size_t>> by_source(interval_sources_.size());
+  std::vector<int64_t> starts(intervals_.size());
+  std::vector<int64_t> ends(intervals_.size());
+  for (size_t i = 0; i < intervals_.size(); ++i) {
+    by_source[intervals_[i].source].push_back(i);
+    starts[i] = intervals_[i].start;
+    ends[i] = intervals_[i].end;
+  }
+  bool several_runs = SeveralRuns();
+  for (size_t s = 0; s < interval_sources_.size(); ++s) {
+    std::vector<size_t>& order = by_source[s];
+    // Outer intervals before those they hold; ties as they came.
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return starts[a] != starts[b] ? starts[a] < starts[b] : ends[a] > ends[b];
+    });
+    IntervalSource source = interval_sources_[s].summary;
+    std::vector<std::vector<size_t>> lanes = LayOutLanes(order, ends, starts);
+    source.lanes = static_cast<uint32_t>(lanes.size());
+    for (size_t lane = 0; lane < lanes.size(); ++lane) {
+      Profile profile;
+      profile.kind = ProfileKind::kIntervals;
+      profile.interval_source = static_cast<uint32_t>(s);
+      profile.lane = static_cast<uint32_t>(lane + 1);
+      profile.run = source.run;
+      profile.table = source.table;
+      profile.pid = source.pid;
+      profile.process_name = source.process_name;
+      profile.process_label = source.process_label.empty() ? kUnnamedProcess : source.process_label;
+      profile.thread_label = source.name;
+      std::vector<std::string> parts = {source.name};
+      if (!source.process_label.empty()) parts.push_back(source.process_label);
+      if (several_runs) parts.push_back("run " + std::to_string(source.run));
+      if (lane > 0) parts.push_back("lane " + std::to_string(lane + 1));
+      profile.name = JoinName(parts);
+      profile.end_value = run_end.at(source.run);
+      std::vector<size_t> open;  // innermost last
+      auto close_until = [&](int64_t time) {
+        while (!open.empty() && ends[open.back()] <= time) {
+          profile.events.push_back({ends[open.back()], intervals_[open.back()].frame, false});
+          open.pop_back();
+        }
+      };
+      for (size_t interval : lanes[lane]) {
+        close_until(starts[interval]);
+        profile.events.push_back({starts[interval], intervals_[interval].frame, true});
+        open.push_back(interval);
+        ++profile.sample_count;
+        profile.sample_weight += ends[interval] - starts[interval];
+      }
+      close_until(INT64_MAX);
+      source.intervals += profile.sample_count;
+      source.total_duration += profile.sample_weight;
+      group->profiles.push_back(std::move(profile));
+    }
+    source.names = BusiestNames(order, &source.distinct_names);
+    group->interval_sources.push_back(std::move(source));
+  }
+  return OkStatus();
+}
+
+}  // namespace instrumentscope

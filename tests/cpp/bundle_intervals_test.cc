@@ -1,0 +1,331 @@
+// Intervals and events read from .trace bundles (signposts, thermal states,
+// life cycle periods, app spins, run loop iterations): counts checked against
+// an independent decoder of the same bytes (the research pass's Python
+// reader, whose per-name counts are quoted here), the CPU profiles unchanged
+// by reading them, a recording of intervals alone imported as its
+// intervals, and a damaged interval table costing only itself.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "test_support.h"
+
+namespace instrumentscope {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::CorpusFileOrSkip;
+
+constexpr const char* kStrux = "Ricks__Strux/Instruments.trace";  // Instruments 11.4.1
+constexpr const char* kLoops = "modplug__loops/profile.trace";    // Xcode 26.2
+constexpr const char* kMperf =
+    "benjaminRomano__mperf/src/test/resources/example.trace.zip";  // 26.0
+
+struct IntervalCounts {
+  uint64_t intervals = 0;  // with a duration
+  uint64_t points = 0;     // zero long
+};
+
+// Per interval name (a label up to " — " or ": ", a run loop's before its
+// mode), what the evented profiles
+// of `table` hold.
+std::map<std::string, IntervalCounts> CountsByName(const ProfileGroup& group,
+                                                   const std::string& table) {
+  std::map<std::string, IntervalCounts> counts;
+  for (const Profile& profile : group.profiles) {
+    if (profile.kind != ProfileKind::kIntervals || profile.table != table) continue;
+    std::vector<int64_t> open;
+    for (const IntervalEvent& event : profile.events) {
+      if (event.open) {
+        open.push_back(event.at);
+        continue;
+      }
+      REQUIRE(!open.empty());
+      int64_t start = open.back();
+      open.pop_back();
+      std::string name = group.frames[event.frame].name;
+      name = name.substr(0, std::min(name.find(" \xE2\x80\x94 "), name.find(": ")));
+      if (table == "runloop-events") name = name.substr(0, name.find(" ("));  // its mode
+      (event.at == start ? counts[name].points : counts[name].intervals)++;
+    }
+  }
+  return counts;
+}
+
+const IntervalSource* SourceNamed(const ProfileGroup& group, const std::string& name) {
+  for (const IntervalSource& source : group.interval_sources) {
+    if (source.name == name) return &source;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> Warnings(const ProfileGroup& group, const std::string& code) {
+  std::vector<std::string> messages;
+  for (const Warning& warning : group.warnings) {
+    if (warning.code == code) messages.push_back(warning.message);
+  }
+  return messages;
+}
+
+// The CPU profiles (threads and their views) by name, with their samples' count and weight.
+std::map<std::string, std::pair<uint64_t, int64_t>> CpuProfiles(const ProfileGroup& group) {
+  std::map<std::string, std::pair<uint64_t, int64_t>> profiles;
+  for (const Profile& profile : group.profiles) {
+    if (profile.kind != ProfileKind::kThread) continue;
+    profiles[profile.name] = {profile.sample_count, profile.sample_weight};
+  }
+  return profiles;
+}
+
+ImportOptions WithoutIntervals() {
+  ImportOptions options;
+  options.intervals = false;
+  return options;
+}
+
+TEST_CASE("Strux (Instruments 11.4.1): signposts as points, thermal states, life cycle, a spin") {
+  auto path = CorpusFileOrSkip(kStrux);
+  if (!path) return;
+  auto group = testing::ImportPath(*path);
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+
+  // 186 os-signpost rows, all Events: 93 SubmitRtpScan, each followed by a
+  // SubmitScan, of Malwarebytes' daemon (pid 202, named by form.template).
+  auto signposts = CountsByName(*group, "os-signpost");
+  CHECK(signposts.size() == 2);
+  CHECK(signposts["SubmitRtpScan"].points == 93);
+  CHECK(signposts["SubmitRtpScan"].intervals == 0);
+  CHECK(signposts["SubmitScan"].points == 93);
+  CHECK(signposts["SubmitScan"].intervals == 0);
+  const IntervalSource* scans =
+      SourceNamed(*group, "Points of Interest \xE2\x80\x94 Protection.ScanConveyor");
+  REQUIRE(scans);
+  CHECK(scans->process_label == "RTProtectionDaemon (pid 202)");
+  CHECK(scans->intervals == 93);
+  CHECK(SourceNamed(*group, "Points of Interest \xE2\x80\x94 Protection.RuleMonitor"));
+  // Messages from the typed arrays, the exclusive id left out.
+  bool has_message = false;
+  for (const Frame& frame : group->frames) {
+    has_message =
+        has_message || frame.name == "SubmitScan: source=realTimeProtection, rulesCount=5";
+  }
+  CHECK(has_message);
+
+  const IntervalSource* thermal = SourceNamed(*group, "Thermal state");
+  REQUIRE(thermal);
+  CHECK(thermal->intervals == 3);
+  const IntervalSource* life_cycle = SourceNamed(*group, "Life cycle");
+  REQUIRE(life_cycle);
+  CHECK(life_cycle->intervals == 12);
+  CHECK(life_cycle->process_label == "StruxMacApp.app (pid 18689)");
+  const IntervalSource* spins = SourceNamed(*group, "App spins");
+  REQUIRE(spins);
+  CHECK(spins->intervals == 1);
+  CHECK(CountsByName(*group, "app-spin")["spin-start"].points == 1);
+  // region-of-interest repeats the os-signpost rows: not read twice.
+  for (const IntervalSource& source : group->interval_sources) {
+    CHECK(source.table != "region-of-interest");
+  }
+  for (const TableSummary& table : group->tables) {
+    bool read = table.schema == "os-signpost" && table.rows > 0;
+    read = read || table.schema == "device-thermal-state-intervals" ||
+           table.schema == "life-cycle-period" || table.schema == "app-spin";
+    CHECK(table.has_intervals == read);
+  }
+}
+
+TEST_CASE("Strux: the CPU profiles are the same with intervals read or not") {
+  auto path = CorpusFileOrSkip(kStrux);
+  if (!path) return;
+  auto with = testing::ImportPath(*path);
+  auto without = testing::ImportPath(*path, WithoutIntervals());
+  REQUIRE(with.ok());
+  REQUIRE(without.ok());
+  CHECK(CpuProfiles(*with) == CpuProfiles(*without));
+  CHECK(without->interval_sources.empty());
+  for (const Profile& profile : without->profiles) CHECK(profile.kind == ProfileKind::kThread);
+  for (const TableSummary& table : without->tables) CHECK(!table.has_intervals);
+  CHECK(Warnings(*without, "INTERVALS_CLIPPED").empty());
+}
+
+TEST_CASE("loops (Xcode 26.2): a recording of signposts alone imports as its intervals") {
+  auto path = CorpusFileOrSkip(kLoops);
+  if (!path) return;
+  auto group = testing::ImportPath(*path);
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+  CHECK(CpuProfiles(*group).empty());
+
+  // 18,634 rows: 6,398 Begins, 6,329 Ends, 5,907 Events. Pairing gives 6,324
+  // intervals (each also a row of Instruments' own os-signpost-interval),
+  // 74 Begins never ended (SLSTransaction) and 5 Ends never begun.
+  auto counts = CountsByName(*group, "os-signpost");
+  uint64_t intervals = 0, points = 0;
+  for (const auto& [name, count] : counts) {
+    intervals += count.intervals;
+    points += count.points;
+  }
+  CHECK(intervals == 6324 + 74 + 5);
+  CHECK(points == 5907);
+  CHECK(counts["Commit"].intervals == 1832 + 106);  // Transaction and Transaction.Stalls
+  CHECK(counts["UpdateSequence"].intervals == 1284 + 127);
+  CHECK(counts["EventDispatch"].intervals == 1253);
+  CHECK(counts["IdleWork"].intervals == 1141);
+  CHECK(counts["ScrollMainThreadInterval"].intervals == 523);
+  CHECK(counts["ScrollGesture"].intervals == 16);
+  CHECK(counts["interaction_tracking"].intervals == 16);
+  CHECK(counts["generatePeaks"].intervals == 10);
+  CHECK(counts["PerfLoggingOperation"].intervals == 6);
+  CHECK(counts["SLSTransaction"].intervals == 74);
+  CHECK(counts["engineStart"].intervals == 1);
+  CHECK(counts["UpdateTiming"].points == 1411);
+  CHECK(counts["ImageQueueInsert"].points == 1282);
+
+  auto unended = Warnings(*group, "INTERVALS_WITHOUT_END");
+  REQUIRE(unended.size() == 1);
+  CHECK(unended[0].rfind("74 of Signposts \xE2\x80\x94 com.apple.SkyLight / slstransaction", 0) ==
+        0);
+  // The ends of launch signposts begun before the recording: kept, from its start.
+  auto unbegun = Warnings(*group, "INTERVALS_WITHOUT_BEGIN");
+  REQUIRE(unbegun.size() == 2);
+  CHECK(unbegun[0].find("Loops (pid 33993)") != std::string::npos);
+  CHECK(counts["ApplicationLaunch"].intervals == 1);
+
+  const IntervalSource* transactions =
+      SourceNamed(*group, "Signposts \xE2\x80\x94 com.apple.coreanimation / Transaction");
+  REQUIRE(transactions);
+  CHECK(transactions->process_label == "Loops (pid 33993)");  // from process-info
+  CHECK(transactions->intervals == 1832);
+
+  // os-signpost-interval repeats the pairs: listed, not read.
+  for (const TableSummary& table : group->tables) {
+    if (table.schema == "os-signpost-interval") {
+      CHECK(!table.has_intervals);
+      CHECK(table.rows == 6398);
+    }
+    if (table.schema == "os-signpost") CHECK(table.has_intervals);
+  }
+}
+
+TEST_CASE("loops without intervals: no samples, as before") {
+  auto path = CorpusFileOrSkip(kLoops);
+  if (!path) return;
+  auto group = testing::ImportPath(*path, WithoutIntervals());
+  REQUIRE(!group.ok());
+  CHECK(group.status().code() == ErrorCode::kBundleNoSamples);
+}
+
+TEST_CASE("mperf (Instruments 26.0): a thermal state and run loop iterations") {
+  auto path = CorpusFileOrSkip(kMperf);
+  if (!path) return;
+  auto group = testing::ImportPath(*path);
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+  const IntervalSource* thermal = SourceNamed(*group, "Thermal state");
+  REQUIRE(thermal);
+  CHECK(thermal->intervals == 1);
+  CHECK(CountsByName(*group, "device-thermal-state-intervals")["Nominal"].intervals == 1);
+  // runloop-events: 2,449 starts, 2,445 ends on 3 threads; 4 still open.
+  auto runloop = CountsByName(*group, "runloop-events");
+  CHECK(runloop["individual_iteration"].intervals + runloop["individual_iteration"].points == 1216);
+  CHECK(runloop["waiting_for_events"].intervals + runloop["waiting_for_events"].points == 1190);
+  CHECK(runloop["runloop_run"].intervals + runloop["runloop_run"].points == 43);
+  uint64_t open = 0;
+  for (const std::string& warning : Warnings(*group, "INTERVALS_WITHOUT_END")) {
+    open += std::stoull(warning);
+  }
+  CHECK(open == 4);
+  const IntervalSource* main =
+      SourceNamed(*group, "Run loop iterations \xE2\x80\x94 Main Thread 0x76a8");
+  REQUIRE(main);
+  CHECK(main->lanes == 1);  // runs hold iterations, which hold their waits
+
+  auto without = testing::ImportPath(*path, WithoutIntervals());
+  REQUIRE(without.ok());
+  CHECK(CpuProfiles(*group) == CpuProfiles(*without));
+}
+
+// A copy of a corpus folder in a temporary folder, removed with it.
+class Scratch {
+ public:
+  explicit Scratch(const std::string& folder) {
+    std::string pattern = (fs::temp_directory_path() / "instrumentscope-intervals-XXXXXX").string();
+    REQUIRE(mkdtemp(pattern.data()) != nullptr);
+    top_ = pattern;
+    path_ = top_ + "/" + fs::path(folder).filename().string();
+    fs::copy(folder, path_, fs::copy_options::recursive);
+    // The corpus is read-only; its copy is damaged on purpose.
+    for (const auto& entry : fs::recursive_directory_iterator(path_)) {
+      fs::permissions(entry.path(), fs::perms::owner_all, fs::perm_options::add);
+    }
+    fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add);
+  }
+  ~Scratch() { fs::remove_all(top_); }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+
+  const std::string& path() const { return path_; }
+  std::string operator/(const std::string& relative) const { return path_ + "/" + relative; }
+
+ private:
+  std::string top_;
+  std::string path_;
+};
+
+void CutShort(const std::string& path, size_t size) {
+  std::vector<uint8_t> bytes = testing::ReadFile(path);
+  REQUIRE(bytes.size() > size);
+  testing::WriteFile(path, std::string(bytes.begin(), bytes.begin() + size));
+}
+
+TEST_CASE("A damaged interval table costs only its intervals") {
+  auto path = CorpusFileOrSkip(kStrux);
+  if (!path) return;
+  auto whole = testing::ImportPath(*path);
+  REQUIRE(whole.ok());
+
+  SECTION("the os-signpost bulkstore cut short") {
+    Scratch copy(*path);
+    CutShort(copy / "corespace/run1/core/stores/indexed-store-16/bulkstore", 200);
+    auto group = testing::ImportPath(copy.path());
+    INFO(group.status().ToString());
+    REQUIRE(group.ok());
+    CHECK(CpuProfiles(*group) == CpuProfiles(*whole));
+    auto left_out = Warnings(*group, "TABLE_UNREADABLE");
+    REQUIRE(left_out.size() == 1);
+    CHECK(left_out[0].find("the os-signpost table of run 1 left out") == 0);
+    CHECK(left_out[0].find("indexed-store-16/bulkstore") != std::string::npos);
+    // The other tables' intervals stay; region-of-interest, which repeats the
+    // lost signposts, stands in for them.
+    CHECK(SourceNamed(*group, "Thermal state"));
+    CHECK(SourceNamed(*group, "Life cycle"));
+    auto regions = CountsByName(*group, "region-of-interest");
+    // 1 ns long each; those after the samples' end are cut to points there.
+    CHECK(regions["SubmitScan"].intervals + regions["SubmitScan"].points == 93);
+    CHECK(CountsByName(*group, "os-signpost").empty());
+  }
+
+  SECTION("the messages' typed arrays missing") {
+    Scratch copy(*path);
+    fs::remove(copy / "corespace/run1/core/uniquing/typedArrayUniquer/integeruniquer.data");
+    auto group = testing::ImportPath(copy.path());
+    INFO(group.status().ToString());
+    REQUIRE(group.ok());
+    CHECK(CpuProfiles(*group) == CpuProfiles(*whole));
+    CHECK(Warnings(*group, "MESSAGES_UNREADABLE").size() == 1);
+    // Labelled with their format strings instead.
+    bool has_format = false;
+    for (const Frame& frame : group->frames) {
+      has_format = has_format || frame.name == "SubmitScan: source=%{public}s, rulesCount=%d";
+    }
+    CHECK(has_format);
+    CHECK(CountsByName(*group, "os-signpost")["SubmitScan"].points == 93);
+  }
+}
+
+}  // namespace
+}  // namespace instrumentscope

@@ -1,0 +1,90 @@
+// How listings name, count and order a summary's profiles (see TraceSummary
+// in index.d.ts), so that the CLI's --list and the page's pickers say the same
+// things in the same order. Pure functions: no DOM, no Node.
+
+/** Display names longer than this are shortened in the middle. */
+export const NAME_LENGTH = 60;
+
+/** "1,234 samples", "1 sample". */
+export function plural(count, noun) {
+  return `${count.toLocaleString('en')} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * `name` in at most `max` characters: its start and end with "…" between.
+ * A trailing thread id (" 0x1a2b") or pool size (" ×5") stays whole, since
+ * it is what tells apart threads of one name.
+ */
+export function shortenName(name, max = NAME_LENGTH) {
+  const chars = [...name];  // code points: an emoji is never cut in two
+  if (chars.length <= max) return name;
+  const suffix = / (0x[0-9a-f]+|×[\d,]+)$/i.exec(name)?.[0] ?? '';
+  const body = chars.slice(0, chars.length - suffix.length);
+  const room = max - suffix.length - 1;
+  const head = Math.ceil((room * 2) / 3);
+  const start = body.slice(0, head).join('').trimEnd();
+  const end = body.slice(body.length - (room - head)).join('').trimStart();
+  return `${start}…${end}${suffix}`;
+}
+
+const DURATION_UNITS = [[1e9, 's'], [1e6, 'ms'], [1e3, 'µs']];
+
+/**
+ * Nanoseconds as the core writes them in profile names ("during hangs (4,
+ * 2.3 s)"; DurationText in cpp/model/view_names.cc): "12.3 s", "812 ms".
+ */
+export function formatDuration(ns) {
+  for (const [size, unit] of DURATION_UNITS) {
+    const value = ns / size;
+    if (value >= 1) return `${value < 100 ? Number(value.toPrecision(3)) : Math.round(value)} ${unit}`;
+  }
+  return `${ns} ns`;
+}
+
+/**
+ * A profile as listed under its process: a thread by its label, any other
+ * profile by its name without the process and run the listing already shows
+ * ("All threads", "_dispatch_worker_thread2 ×5", "Main Thread 0x1a — during
+ * hangs (4, 2.3 s)", "Points of Interest — com.example.app / Networking —
+ * lane 2"), its first part shortened.
+ */
+export function profileLabel(profile) {
+  if (profile.kind === 'thread') return shortenName(profile.threadLabel);
+  const parts = profile.name.split(' — ')
+    .filter((part) => part !== profile.processLabel && part !== `run ${profile.run}`);
+  return [shortenName(parts[0]), ...parts.slice(1)].join(' — ');
+}
+
+/** What a profile holds: "3,880 samples", "10,263 samples, 1,145 threads", "93 intervals". */
+export function profileAmount(profile) {
+  if (profile.kind === 'intervals') return plural(profile.sampleCount, 'interval');
+  if (profile.kind === 'weighted') return plural(profile.sampleCount, 'event');
+  const samples = plural(profile.sampleCount, 'sample');
+  return profile.kind === 'all-threads' ? `${samples}, ${plural(profile.threads, 'thread')}` : samples;
+}
+
+/** Indices (into `profiles`) of the busiest profile first, ties in profile order. */
+export function busiestFirst(profiles, indices) {
+  return [...indices].sort((a, b) => profiles[b].sampleCount - profiles[a].sampleCount);
+}
+
+const isMainThread = (profile) => profile.kind === 'thread' && /^Main Thread\b/.test(profile.threadName);
+
+/**
+ * A process's CPU profiles (indices into `profiles`) in listing order: what
+ * one looks for first in a process of a thousand threads — its main thread,
+ * its busiest thread pool, all its threads together — then its other pools
+ * and threads, busiest first.
+ */
+export function cpuOrder(profiles, indices) {
+  const ordered = busiestFirst(profiles, indices);
+  const of = (test) => ordered.filter((index) => test(profiles[index]));
+  const [busiestPool, ...pools] = of((profile) => profile.kind === 'thread-pool');
+  return [
+    ...of(isMainThread),
+    ...(busiestPool === undefined ? [] : [busiestPool]),
+    ...of((profile) => profile.kind === 'all-threads'),
+    ...pools,
+    ...of((profile) => profile.kind === 'thread' && !isMainThread(profile)),
+  ];
+}
