@@ -10,7 +10,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inflateRawSync, inflateSync } from 'node:zlib';
+import { crc32, inflateRawSync, inflateSync } from 'node:zlib';
+
+import { writeZip } from '../tests/support/zip-writer.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = process.env.INSTRUMENTSCOPE_CORPUS ?? join(ROOT, '..', 'shared', 'corpus');
@@ -92,6 +94,33 @@ function withoutZeroTail(bytes) {
   return bytes.subarray(0, end);
 }
 
+// Bundles cut down to their first run's tables of intervals (signposts,
+// thermal states, life cycle…) and its uniquing files (no form.template, which
+// holds megabytes of symbols): small enough for the import target, they
+// reach the bundle's interval readers.
+function intervalBundleSeeds() {
+  const tables = /<schema name="(os-signpost|life-cycle-period|device-thermal-state-intervals|app-spin|region-of-interest|potential-hangs|runloop-events)"/;
+  const seeds = [];
+  for (const bundle of ['Ricks__Strux/Instruments.trace', 'modplug__loops/profile.trace']) {
+    const root = join(CORPUS, bundle);
+    if (!existsSync(root)) continue;
+    const core = join(root, 'corespace', 'run1', 'core');
+    const kept = files(join(core, 'uniquing'));
+    for (const store of existsSync(join(core, 'stores')) ? readdirSync(join(core, 'stores')) : []) {
+      const schema = join(core, 'stores', store, 'schema.xml');
+      if (existsSync(schema) && tables.test(expanded(readFileSync(schema)).toString('utf8'))) {
+        kept.push(...files(join(core, 'stores', store)));
+      }
+    }
+    const members = kept.map((path) => {
+      const bytes = readFileSync(path);
+      return [`Instruments.trace/${path.slice(root.length + 1)}`, isZlib(bytes) ? bytes : withoutZeroTail(bytes)];
+    });
+    seeds.push(writeZip(members.map(([name, data]) => ({ name, data, method: 0, crc: crc32(data), size: data.length }))));
+  }
+  return seeds;
+}
+
 function main() {
   const out = process.argv[2];
   if (!out) {
@@ -147,6 +176,7 @@ function main() {
       if (mangled) add('demangle', Buffer.from(mangled));
     }
   }
+  for (const bundle of intervalBundleSeeds()) add('import', bundle);
   for (const binary of machOSeeds()) {
     add('macho', binary);
     add('symbolication', binary);

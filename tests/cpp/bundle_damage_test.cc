@@ -26,36 +26,6 @@ constexpr const char* kFourRuns = "IvanCaldwell__ios-astronomy-performance/Instr
 // Its time-profile table, the same store in every run.
 constexpr const char* kTimeProfileStore = "core/stores/indexed-store-17/";
 
-// A copy of a corpus folder in a temporary folder, removed with it.
-class Scratch {
- public:
-  explicit Scratch(const std::string& folder) {
-    std::string name = "instrumentscope-damage-XXXXXX";
-    std::string pattern = (fs::temp_directory_path() / name).string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    top_ = pattern;
-    path_ = top_ + "/" + fs::path(folder).filename().string();
-    fs::copy(folder, path_, fs::copy_options::recursive);
-    // The corpus is read-only; its copy is damaged on purpose.
-    for (const auto& entry : fs::recursive_directory_iterator(path_)) {
-      fs::permissions(entry.path(), fs::perms::owner_all, fs::perm_options::add);
-    }
-    fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add);
-  }
-  ~Scratch() { fs::remove_all(top_); }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-
-  const std::string& path() const { return path_; }
-  // The folder holding the copy: the bundle one folder down.
-  const std::string& top() const { return top_; }
-  std::string operator/(const std::string& relative) const { return path_ + "/" + relative; }
-
- private:
-  std::string top_;
-  std::string path_;
-};
-
 // Keeps the first `size` bytes of the file.
 void CutShort(const std::string& path, size_t size) {
   std::vector<uint8_t> bytes = ReadFile(path);
@@ -93,16 +63,8 @@ std::map<std::string, std::pair<uint64_t, size_t>> RunProfiles(const ProfileGrou
   return profiles;
 }
 
-std::vector<std::string> Warnings(const ProfileGroup& group, const std::string& code) {
-  std::vector<std::string> messages;
-  for (const Warning& warning : group.warnings) {
-    if (warning.code == code) messages.push_back(warning.message);
-  }
-  return messages;
-}
-
 std::vector<std::string> PartWarnings(const ProfileGroup& group) {
-  return Warnings(group, "BUNDLE_PART_UNREADABLE");
+  return testing::WarningMessages(group, "BUNDLE_PART_UNREADABLE");
 }
 
 // The samples of a run (gaps between them included), whatever its threads are named.
@@ -153,7 +115,7 @@ TEST_CASE("A run of four without its uniquer is left out; the other three import
   REQUIRE(whole.ok());
   CHECK(PartWarnings(*whole).empty());
 
-  Scratch bundle(*corpus);
+  testing::ScratchCopy bundle(*corpus);
   fs::remove(bundle / "corespace/run2/core/uniquing/arrayUniquer/integeruniquer.data");
   auto damaged = testing::ImportFolder(bundle.path());
   INFO(damaged.status().ToString());
@@ -179,7 +141,7 @@ TEST_CASE("A bulkstore cut short and a schema.xml cut short cost their runs only
   auto whole = testing::ImportFolder(*corpus);
   REQUIRE(whole.ok());
 
-  Scratch bundle(*corpus);
+  testing::ScratchCopy bundle(*corpus);
   std::string bulkstore = std::string("corespace/run3/") + kTimeProfileStore + "bulkstore";
   std::string schema = std::string("corespace/run4/") + kTimeProfileStore + "schema.xml";
   CutShort(bundle / bulkstore, fs::file_size(bundle / bulkstore) / 2);
@@ -207,7 +169,7 @@ TEST_CASE("A legacy run whose samples are cut short is left out; the other impor
   auto corpus = CorpusFileOrSkip("jlfwong__speedscope/sample/cpp/timeprofile.trace");
   if (!corpus) return;
   // A second run: the first's sample file and run archive, numbered 2.
-  Scratch bundle(*corpus);
+  testing::ScratchCopy bundle(*corpus);
   const std::string uuid = "4C48231D-3012-454B-8C3F-014FEF176501";
   std::string samples = "Trace2.run/" + uuid + "-sampler.data";
   fs::create_directory(bundle / "Trace2.run");
@@ -240,7 +202,7 @@ TEST_CASE("A store without its schema.xml is left out with a warning naming the 
   auto whole = testing::ImportFolder(*corpus);
   REQUIRE(whole.ok());
 
-  Scratch bundle(*corpus);
+  testing::ScratchCopy bundle(*corpus);
   std::string schema = std::string("corespace/run2/") + kTimeProfileStore + "schema.xml";
   fs::remove(bundle / schema);
   auto damaged = testing::ImportFolder(bundle.path());
@@ -264,13 +226,13 @@ TEST_CASE("A run without its strings file loses its thread names, with a warning
   auto whole = testing::ImportFolder(*corpus);
   REQUIRE(whole.ok());
 
-  Scratch bundle(*corpus);
+  testing::ScratchCopy bundle(*corpus);
   fs::remove(bundle / "corespace/run2/core/uniquing/strings");
   auto damaged = testing::ImportFolder(bundle.path());
   INFO(damaged.status().ToString());
   REQUIRE(damaged.ok());
   CHECK(PartWarnings(*damaged).empty());
-  CHECK(Warnings(*damaged, "THREAD_NAMES_UNREADABLE") ==
+  CHECK(testing::WarningMessages(*damaged, "THREAD_NAMES_UNREADABLE") ==
         std::vector<std::string>{"the thread-name table of run 2 left out: "
                                  "corespace/run2/core/uniquing/strings is missing (run 2's "
                                  "thread names)"});
@@ -292,7 +254,7 @@ TEST_CASE("A uniquer index that cannot be read is done without: the arrays are f
   auto whole = testing::ImportFolder(*corpus);
   REQUIRE(whole.ok());
 
-  Scratch bundle(*corpus);
+  testing::ScratchCopy bundle(*corpus);
   std::string index = std::string(kRun2Uniquer) + "integeruniquer.index";
   std::vector<uint8_t> bytes = Inflated(bundle / index);
   REQUIRE(bytes.size() > 40);
@@ -318,7 +280,7 @@ TEST_CASE("A uniquer cut short: its error names the uniquer, not a row of the bu
   auto whole = testing::ImportFolder(*corpus);
   REQUIRE(whole.ok());
 
-  Scratch bundle(*corpus);
+  testing::ScratchCopy bundle(*corpus);
   // Without an index the data is scanned; cut short, it lacks arrays rows name.
   std::string data = std::string(kRun2Uniquer) + "integeruniquer.data";
   fs::remove(bundle / (std::string(kRun2Uniquer) + "integeruniquer.index"));
@@ -347,7 +309,7 @@ TEST_CASE("Tables that only name or are only listed cost one warning each, with 
   auto whole = testing::ImportFolder(*corpus);
   REQUIRE(whole.ok());
 
-  Scratch bundle(*corpus);
+  testing::ScratchCopy bundle(*corpus);
   // Run 3's thread-name table and run 1's time-sample table, cut short.
   std::string names = "corespace/run3/core/stores/indexed-store-12/bulkstore";
   std::string listed = "corespace/run1/core/stores/indexed-store-10/bulkstore";
@@ -357,11 +319,12 @@ TEST_CASE("Tables that only name or are only listed cost one warning each, with 
   INFO(damaged.status().ToString());
   REQUIRE(damaged.ok());
   CHECK(PartWarnings(*damaged).empty());
-  std::vector<std::string> name_warnings = Warnings(*damaged, "THREAD_NAMES_UNREADABLE");
+  std::vector<std::string> name_warnings =
+      testing::WarningMessages(*damaged, "THREAD_NAMES_UNREADABLE");
   REQUIRE(name_warnings.size() == 1);  // not one more for its row count
   CHECK_THAT(name_warnings[0], Catch::StartsWith("the thread-name table of run 3 left out: " +
                                                  names + " is damaged (run 3's thread names): "));
-  std::vector<std::string> table_warnings = Warnings(*damaged, "TABLE_UNREADABLE");
+  std::vector<std::string> table_warnings = testing::WarningMessages(*damaged, "TABLE_UNREADABLE");
   REQUIRE(table_warnings.size() == 1);
   CHECK_THAT(table_warnings[0],
              Catch::StartsWith("the time-sample table of run 1 left out: " + listed +
@@ -381,7 +344,7 @@ TEST_CASE("Warnings name the file with the bundle's folder, as errors do") {
   auto whole = testing::ImportFolder(*corpus);
   REQUIRE(whole.ok());
 
-  Scratch bundle(*corpus);
+  testing::ScratchCopy bundle(*corpus);
   std::string uniquer = std::string(kRun2Uniquer) + "integeruniquer.data";
   fs::remove(bundle / uniquer);
   const std::string expected = "run 2 left out: Instruments.trace/" + uniquer +
@@ -414,7 +377,7 @@ TEST_CASE("Damaged symbol archives leave frames as addresses, with a warning say
       }));
   INFO(damaged.status().ToString());
   REQUIRE(damaged.ok());
-  std::vector<std::string> warnings = Warnings(*damaged, "SYMBOLS_UNREADABLE");
+  std::vector<std::string> warnings = testing::WarningMessages(*damaged, "SYMBOLS_UNREADABLE");
   REQUIRE(!warnings.empty());
   for (const std::string& warning : warnings) {
     CHECK_THAT(warning, Catch::StartsWith("a symbol archive left out: test-simple.trace/"
@@ -440,7 +403,7 @@ TEST_CASE("Legacy bundles: a run picked by number, and a run they lack") {
   CHECK(RunProfiles(*picked, 3) == RunProfiles(*whole, 3));
   for (const Profile& profile : picked->profiles) CHECK(profile.run == 3u);
   // Run 6, which lacks its run archive, was not asked for.
-  CHECK(Warnings(*picked, "LEGACY_RUN_UNREADABLE").empty());
+  CHECK(testing::WarningMessages(*picked, "LEGACY_RUN_UNREADABLE").empty());
 
   options.run = 9;
   auto missing = testing::ImportFolder(*corpus, options);

@@ -62,14 +62,6 @@ const IntervalSource* SourceNamed(const ProfileGroup& group, const std::string& 
   return nullptr;
 }
 
-std::vector<std::string> Warnings(const ProfileGroup& group, const std::string& code) {
-  std::vector<std::string> messages;
-  for (const Warning& warning : group.warnings) {
-    if (warning.code == code) messages.push_back(warning.message);
-  }
-  return messages;
-}
-
 // The CPU profiles (threads and their views) by name, with their samples' count and weight.
 std::map<std::string, std::pair<uint64_t, int64_t>> CpuProfiles(const ProfileGroup& group) {
   std::map<std::string, std::pair<uint64_t, int64_t>> profiles;
@@ -149,7 +141,7 @@ TEST_CASE("Strux: the CPU profiles are the same with intervals read or not") {
   CHECK(without->interval_sources.empty());
   for (const Profile& profile : without->profiles) CHECK(profile.kind == ProfileKind::kThread);
   for (const TableSummary& table : without->tables) CHECK(!table.has_intervals);
-  CHECK(Warnings(*without, "INTERVALS_CLIPPED").empty());
+  CHECK(testing::WarningMessages(*without, "INTERVALS_CLIPPED").empty());
 }
 
 TEST_CASE("loops (Xcode 26.2): a recording of signposts alone imports as its intervals") {
@@ -185,12 +177,12 @@ TEST_CASE("loops (Xcode 26.2): a recording of signposts alone imports as its int
   CHECK(counts["UpdateTiming"].points == 1411);
   CHECK(counts["ImageQueueInsert"].points == 1282);
 
-  auto unended = Warnings(*group, "INTERVALS_WITHOUT_END");
+  auto unended = testing::WarningMessages(*group, "INTERVALS_WITHOUT_END");
   REQUIRE(unended.size() == 1);
   CHECK(unended[0].rfind("74 of Signposts \xE2\x80\x94 com.apple.SkyLight / slstransaction", 0) ==
         0);
   // The ends of launch signposts begun before the recording: kept, from its start.
-  auto unbegun = Warnings(*group, "INTERVALS_WITHOUT_BEGIN");
+  auto unbegun = testing::WarningMessages(*group, "INTERVALS_WITHOUT_BEGIN");
   REQUIRE(unbegun.size() == 2);
   CHECK(unbegun[0].find("Loops (pid 33993)") != std::string::npos);
   CHECK(counts["ApplicationLaunch"].intervals == 1);
@@ -235,7 +227,7 @@ TEST_CASE("mperf (Instruments 26.0): a thermal state and run loop iterations") {
   CHECK(runloop["waiting_for_events"].intervals + runloop["waiting_for_events"].points == 1190);
   CHECK(runloop["runloop_run"].intervals + runloop["runloop_run"].points == 43);
   uint64_t open = 0;
-  for (const std::string& warning : Warnings(*group, "INTERVALS_WITHOUT_END")) {
+  for (const std::string& warning : testing::WarningMessages(*group, "INTERVALS_WITHOUT_END")) {
     open += std::stoull(warning);
   }
   CHECK(open == 4);
@@ -248,33 +240,6 @@ TEST_CASE("mperf (Instruments 26.0): a thermal state and run loop iterations") {
   REQUIRE(without.ok());
   CHECK(CpuProfiles(*group) == CpuProfiles(*without));
 }
-
-// A copy of a corpus folder in a temporary folder, removed with it.
-class Scratch {
- public:
-  explicit Scratch(const std::string& folder) {
-    std::string pattern = (fs::temp_directory_path() / "instrumentscope-intervals-XXXXXX").string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    top_ = pattern;
-    path_ = top_ + "/" + fs::path(folder).filename().string();
-    fs::copy(folder, path_, fs::copy_options::recursive);
-    // The corpus is read-only; its copy is damaged on purpose.
-    for (const auto& entry : fs::recursive_directory_iterator(path_)) {
-      fs::permissions(entry.path(), fs::perms::owner_all, fs::perm_options::add);
-    }
-    fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add);
-  }
-  ~Scratch() { fs::remove_all(top_); }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-
-  const std::string& path() const { return path_; }
-  std::string operator/(const std::string& relative) const { return path_ + "/" + relative; }
-
- private:
-  std::string top_;
-  std::string path_;
-};
 
 void CutShort(const std::string& path, size_t size) {
   std::vector<uint8_t> bytes = testing::ReadFile(path);
@@ -289,13 +254,13 @@ TEST_CASE("A damaged interval table costs only its intervals") {
   REQUIRE(whole.ok());
 
   SECTION("the os-signpost bulkstore cut short") {
-    Scratch copy(*path);
+    testing::ScratchCopy copy(*path);
     CutShort(copy / "corespace/run1/core/stores/indexed-store-16/bulkstore", 200);
     auto group = testing::ImportPath(copy.path());
     INFO(group.status().ToString());
     REQUIRE(group.ok());
     CHECK(CpuProfiles(*group) == CpuProfiles(*whole));
-    auto left_out = Warnings(*group, "TABLE_UNREADABLE");
+    auto left_out = testing::WarningMessages(*group, "TABLE_UNREADABLE");
     REQUIRE(left_out.size() == 1);
     CHECK(left_out[0].find("the os-signpost table of run 1 left out") == 0);
     CHECK(left_out[0].find("indexed-store-16/bulkstore") != std::string::npos);
@@ -310,13 +275,13 @@ TEST_CASE("A damaged interval table costs only its intervals") {
   }
 
   SECTION("the messages' typed arrays missing") {
-    Scratch copy(*path);
+    testing::ScratchCopy copy(*path);
     fs::remove(copy / "corespace/run1/core/uniquing/typedArrayUniquer/integeruniquer.data");
     auto group = testing::ImportPath(copy.path());
     INFO(group.status().ToString());
     REQUIRE(group.ok());
     CHECK(CpuProfiles(*group) == CpuProfiles(*whole));
-    CHECK(Warnings(*group, "MESSAGES_UNREADABLE").size() == 1);
+    CHECK(testing::WarningMessages(*group, "MESSAGES_UNREADABLE").size() == 1);
     // Labelled with their format strings instead.
     bool has_format = false;
     for (const Frame& frame : group->frames) {

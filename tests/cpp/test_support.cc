@@ -111,6 +111,23 @@ std::vector<uint8_t> Gzip(const std::vector<uint8_t>& bytes) {
   return Deflate(bytes, 16 + MAX_WBITS);
 }
 
+ScratchCopy::ScratchCopy(const std::string& folder) {
+  namespace fs = std::filesystem;
+  std::string pattern = (fs::temp_directory_path() / "instrumentscope-scratch-XXXXXX").string();
+  REQUIRE(mkdtemp(pattern.data()) != nullptr);
+  top_ = pattern;
+  path_ = top_ + "/" + fs::path(folder).filename().string();
+  fs::copy(folder, path_, fs::copy_options::recursive);
+  for (const auto& entry : fs::recursive_directory_iterator(path_)) {
+    fs::permissions(entry.path(), fs::perms::owner_all, fs::perm_options::add);
+  }
+  fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add);
+}
+
+ScratchCopy::~ScratchCopy() {
+  std::filesystem::remove_all(top_);
+}
+
 std::vector<std::string> WarningMessages(const ProfileGroup& group, const std::string& code) {
   std::vector<std::string> messages;
   for (const Warning& warning : group.warnings) {

@@ -41,6 +41,25 @@ std::vector<uint8_t> Gzip(const std::vector<uint8_t>& bytes);
 
 // A stack as "root;…;leaf" frame names.
 std::string StackText(const ProfileGroup& group, StackId stack);
+// A writable copy of a corpus folder in a temporary folder, removed with it:
+// the corpus is read-only, its copy is damaged on purpose.
+class ScratchCopy {
+ public:
+  explicit ScratchCopy(const std::string& folder);
+  ~ScratchCopy();
+  ScratchCopy(const ScratchCopy&) = delete;
+  ScratchCopy& operator=(const ScratchCopy&) = delete;
+
+  const std::string& path() const { return path_; }
+  // The folder holding the copy: the bundle one folder down.
+  const std::string& top() const { return top_; }
+  std::string operator/(const std::string& relative) const { return path_ + "/" + relative; }
+
+ private:
+  std::string top_;
+  std::string path_;
+};
+
 // The messages of a group's warnings with this code.
 std::vector<std::string> WarningMessages(const ProfileGroup& group, const std::string& code);
 // How many of a group's profiles are one thread's CPU samples.
