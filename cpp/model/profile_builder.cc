@@ -276,21 +276,29 @@ std::vector<ProfileBuilder::ThreadId> ProfileBuilder::ThreadsByTimeline() const 
   return order;
 }
 
+// A profile of a thread's timeline and process, labelled; the thread's own
+// parts are its caller's.
+Profile ProfileBuilder::ProcessProfile(const Thread& thread) const {
+  const Timeline& timeline = timelines_[thread.timeline];
+  Profile profile;
+  profile.run = timeline.run;
+  profile.table = timeline.table;
+  profile.process_name = thread.process_name;
+  profile.pid = thread.pid;
+  const std::string process = ProcessLabel(thread.process_name, thread.pid);
+  profile.process_label = process.empty() ? kUnnamedProcess : process;
+  return profile;
+}
+
 // A thread's profile, named and labelled, before its samples are filled in.
 Profile ProfileBuilder::NamedProfile(const Thread& thread, bool several_runs,
                                      const std::string& input_name) const {
   const Timeline& timeline = timelines_[thread.timeline];
-  Profile profile;
+  Profile profile = ProcessProfile(thread);
   profile.kind = timeline.content.cpu_samples ? ProfileKind::kThread : ProfileKind::kWeighted;
   profile.thread_name = thread.thread_name;
   profile.tid = thread.tid;
-  profile.process_name = thread.process_name;
-  profile.pid = thread.pid;
-  profile.run = timeline.run;
-  profile.table = timeline.table;
-
   const std::string process = ProcessLabel(thread.process_name, thread.pid);
-  profile.process_label = process.empty() ? kUnnamedProcess : process;
   profile.thread_label = thread.thread_name.empty() ? kUnnamedThread : thread.thread_name;
   std::vector<std::string> parts;
   for (const std::string* part : {&thread.thread_name, &process}) {

@@ -190,6 +190,7 @@ class ProfileBuilder {
   void SortSamplesByTime();
   std::vector<int64_t> TimelineEnds() const;
   std::vector<ThreadId> ThreadsByTimeline() const;
+  Profile ProcessProfile(const Thread& thread) const;
   Profile NamedProfile(const Thread& thread, bool several_runs,
                        const std::string& input_name) const;
   Status FillProfile(const Thread& thread, int64_t timeline_end, Profile* profile) const;

@@ -71,15 +71,10 @@ bool ProfileBuilder::HasViews(const Thread& thread) const {
 Profile ProfileBuilder::ViewProfile(const Thread& like, ProfileKind kind, std::string thread_part,
                                     std::string view_part, bool several_runs) const {
   const Timeline& timeline = timelines_[like.timeline];
-  Profile profile;
+  Profile profile = ProcessProfile(like);
   profile.kind = kind;
   profile.unit = timeline.unit;
-  profile.run = timeline.run;
-  profile.table = timeline.table;
-  profile.process_name = like.process_name;
-  profile.pid = like.pid;
   const std::string process = ProcessLabel(like.process_name, like.pid);
-  profile.process_label = process.empty() ? kUnnamedProcess : process;
   profile.thread_name = thread_part;
   profile.thread_label = thread_part;
   std::vector<std::string> parts = {std::move(thread_part)};

@@ -28,8 +28,7 @@ Status IntervalRows::RowError(const std::string& what) const {
 void IntervalRows::AssignCell(const OpenElement& cell, const Value& value) {
   size_t column = cells_++;
   if (column >= layout_.roles.size()) {
-    error_.Set(Status(ErrorCode::kXmlBadStructure, "the row has more cells than the schema's " +
-                                                       Plural(layout_.roles.size(), "column")));
+    error_.Set(ExtraCellError(layout_.roles.size()));
     return;
   }
   if (cell.element == Element::kSentinel) return;  // an empty cell

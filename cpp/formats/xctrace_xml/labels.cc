@@ -21,4 +21,9 @@ std::string Plural(uint64_t count, const char* noun) {
   return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
+Status ExtraCellError(size_t columns) {
+  return Status(ErrorCode::kXmlBadStructure,
+                "the row has more cells than the schema's " + Plural(columns, "column"));
+}
+
 }  // namespace instrumentscope::xctrace_xml

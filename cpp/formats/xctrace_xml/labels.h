@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/status.h"
+
 namespace instrumentscope::xctrace_xml {
 
 // "java" from a process `fmt` "java (23369)".
@@ -19,6 +21,9 @@ std::string_view BacktraceLeafName(std::string_view fmt);
 
 // "1 row", "2 rows".
 std::string Plural(uint64_t count, const char* noun);
+
+// A row with more cells than its table's schema has columns.
+Status ExtraCellError(size_t columns);
 
 }  // namespace instrumentscope::xctrace_xml
 
