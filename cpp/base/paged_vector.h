@@ -14,6 +14,8 @@ namespace instrumentscope {
 template <typename T, size_t kPageElements = size_t{1} << 15>
 class PagedVector {
  public:
+  static constexpr size_t kPageSize = kPageElements;
+
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
 
@@ -25,8 +27,12 @@ class PagedVector {
   const T& back() const { return (*this)[size_ - 1]; }
 
   void push_back(const T& value) {
-    // The last page grows like a vector, so small sequences stay small.
-    if (pages_.empty() || pages_.back().size() == kPageElements) pages_.emplace_back();
+    // The first page grows like a vector, so small sequences stay small; a
+    // sequence that filled one takes whole pages, never copied as they fill.
+    if (pages_.empty() || pages_.back().size() == kPageElements) {
+      pages_.emplace_back();
+      if (pages_.size() > 1) pages_.back().reserve(kPageElements);
+    }
     pages_.back().push_back(value);
     ++size_;
   }

@@ -1,5 +1,6 @@
 #include "speedscope/writer.h"
 
+#include <array>
 #include <charconv>
 #include <cstring>
 #include <memory>
@@ -56,76 +57,124 @@ class PieceWriter {
   bool ok_ = true;
 };
 
-// Writes sampled stacks as their frame ids, root first ("3,7,12"). Samples
-// repeat a few thousand stacks millions of times, so the text of each is
-// kept once made, up to a bound; beyond it stacks are written out each time.
+// Writes a sampled stack as its frame ids, root first, in brackets
+// ("[3,7,12]"). Samples repeat a few thousand stacks millions of times, so
+// the text of each is kept once made, up to a bound. Past it (long recordings
+// of deep, varied stacks) a stack is put together from its frames' texts,
+// made once per write: a fixed-size copy per frame instead of a number to
+// format.
 class StackWriter {
  public:
-  explicit StackWriter(const StackTable& stacks) : stacks_(stacks) {}
+  StackWriter(const StackTable& stacks, size_t frame_count)
+      : stacks_(stacks), frame_count_(frame_count) {}
 
   void Write(StackId stack, PieceWriter& out) {
-    uint32_t known = spans_.Find(stack);
-    if (known != IntegerMap::kNoValue) {
-      out.Append(TextOf(spans_list_[known]));
+    if (stack == kEmptyStack) {
+      out.Append("[]");
       return;
     }
-    leaf_to_root_.clear();
-    for (StackId node = stack; node != kEmptyStack; node = stacks_.parent[node]) {
-      leaf_to_root_.push_back(stacks_.frame[node]);
+    // Consecutive samples often share their stack.
+    if (stack != last_stack_) {
+      last_stack_ = stack;
+      last_text_ = TextOf(stack);
     }
-    std::optional<Span> kept = Keep();
-    if (!kept) {
-      for (size_t f = leaf_to_root_.size(); f-- > 0;) {
-        out.AppendNumber(leaf_to_root_[f]);
-        if (f) out.Append(',');
-      }
-      return;
-    }
-    spans_.Insert(stack, static_cast<uint32_t>(spans_list_.size()));
-    spans_list_.push_back(*kept);
-    out.Append(TextOf(*kept));
+    out.Append(last_text_);
   }
 
  private:
   static constexpr size_t kBlockBytes = 1 << 20;
   static constexpr size_t kMaxBlocks = 16;
-  struct Span {
-    uint32_t block;
-    uint32_t offset;
-    uint32_t length;
-  };
+  // A frame id's text with the comma before it (",4294967295" at most), in
+  // a slot copied whole.
+  static constexpr size_t kFrameSlot = 16;
+  using FrameSlot = std::array<char, kFrameSlot>;
 
-  std::string_view TextOf(const Span& span) const {
-    return std::string_view(blocks_[span.block].get() + span.offset, span.length);
+  std::string_view TextOf(StackId stack) {
+    uint32_t known = spans_.Find(stack);
+    if (known != IntegerMap::kNoValue) return spans_list_[known];
+    std::string_view text = Compose(stack);
+    std::optional<std::string_view> kept = Keep(text);
+    if (!kept) return text;
+    spans_.Insert(stack, static_cast<uint32_t>(spans_list_.size()));
+    spans_list_.push_back(*kept);
+    return *kept;
   }
 
-  // Formats leaf_to_root_ into the kept texts; nullopt once they are full.
-  std::optional<Span> Keep() {
-    size_t longest = leaf_to_root_.size() * 11;  // ten digits and a comma per frame
-    if (longest > kBlockBytes) return std::nullopt;
-    if (blocks_.empty() || kBlockBytes - block_used_ < longest) {
+  // The stack's text in scratch_: each frame's slot written whole, the next
+  // one over its spare bytes; the root's comma becomes the opening bracket.
+  std::string_view Compose(StackId stack) {
+    if (frame_lengths_.empty()) MakeFrameTexts();
+    leaf_to_root_.clear();
+    for (StackId node = stack; node != kEmptyStack; node = stacks_.parent[node]) {
+      leaf_to_root_.push_back(stacks_.frame[node]);
+    }
+    scratch_.resize(leaf_to_root_.size() * kFrameSlot + 1);
+    char* end = scratch_.data();
+    for (size_t f = leaf_to_root_.size(); f-- > 0;) {
+      FrameId frame = leaf_to_root_[f];
+      std::memcpy(end, frame_texts_[frame].data(), kFrameSlot);
+      end += frame_lengths_[frame];
+    }
+    scratch_[0] = '[';
+    *end++ = ']';
+    return std::string_view(scratch_.data(), static_cast<size_t>(end - scratch_.data()));
+  }
+
+  void MakeFrameTexts() {
+    frame_texts_.resize(frame_count_);
+    frame_lengths_.resize(frame_count_);
+    for (size_t frame = 0; frame < frame_count_; ++frame) {
+      FrameSlot& slot = frame_texts_[frame];
+      slot[0] = ',';
+      char* end = std::to_chars(slot.data() + 1, slot.data() + kFrameSlot, frame).ptr;
+      frame_lengths_[frame] = static_cast<uint8_t>(end - slot.data());
+    }
+  }
+
+  // A copy of `text` among the kept texts; nullopt once they are full.
+  std::optional<std::string_view> Keep(std::string_view text) {
+    if (text.size() > kBlockBytes) return std::nullopt;
+    if (blocks_.empty() || kBlockBytes - block_used_ < text.size()) {
       if (blocks_.size() == kMaxBlocks) return std::nullopt;
       blocks_.emplace_back(new char[kBlockBytes]);
       block_used_ = 0;
     }
     char* start = blocks_.back().get() + block_used_;
-    char* end = start;
-    for (size_t f = leaf_to_root_.size(); f-- > 0;) {
-      end = std::to_chars(end, start + longest, leaf_to_root_[f]).ptr;
-      if (f) *end++ = ',';
-    }
-    Span span{static_cast<uint32_t>(blocks_.size() - 1), static_cast<uint32_t>(block_used_),
-              static_cast<uint32_t>(end - start)};
-    block_used_ += span.length;
-    return span;
+    std::memcpy(start, text.data(), text.size());
+    block_used_ += text.size();
+    return std::string_view(start, text.size());
   }
 
   const StackTable& stacks_;
+  size_t frame_count_;
   IntegerMap spans_;  // stack → index in spans_list_
-  std::vector<Span> spans_list_;
+  std::vector<std::string_view> spans_list_;
   std::vector<std::unique_ptr<char[]>> blocks_;
   size_t block_used_ = 0;
+  std::vector<FrameSlot> frame_texts_;  // by frame id
+  std::vector<uint8_t> frame_lengths_;
   std::vector<FrameId> leaf_to_root_;
+  std::vector<char> scratch_;  // the text of a stack not kept
+  StackId last_stack_ = kEmptyStack;
+  std::string_view last_text_;
+};
+
+// Writes weights, which repeat too: a sampling interval, an idle gap.
+class WeightWriter {
+ public:
+  void Write(int64_t weight, PieceWriter& out) {
+    if (weight != last_ || length_ == 0) {
+      last_ = weight;
+      length_ =
+          static_cast<size_t>(std::to_chars(text_, text_ + sizeof(text_), weight).ptr - text_);
+    }
+    out.Append(std::string_view(text_, length_));
+  }
+
+ private:
+  int64_t last_ = 0;
+  char text_[20];
+  size_t length_ = 0;
 };
 
 }  // namespace
@@ -182,16 +231,24 @@ void WriteProfile(const Profile& profile, StackWriter& stack_writer, PieceWriter
     return;
   }
   out.Append(",\n\"samples\":[");
-  for (size_t i = 0; i < profile.samples.size() && out.ok(); ++i) {
-    out.Append(i ? ",[" : "[");
-    if (profile.samples[i] != kEmptyStack) stack_writer.Write(profile.samples[i], out);
-    out.Append(']');
-  }
+  bool first = true;
+  profile.samples.ForEachPage([&](const StackId* samples, size_t count) {
+    for (size_t i = 0; i < count && out.ok(); ++i) {
+      if (!first) out.Append(',');
+      first = false;
+      stack_writer.Write(samples[i], out);
+    }
+  });
   out.Append("],\n\"weights\":[");
-  for (size_t i = 0; i < profile.weights.size() && out.ok(); ++i) {
-    if (i) out.Append(',');
-    out.AppendNumber(profile.weights[i]);
-  }
+  first = true;
+  WeightWriter weight_writer;
+  profile.weights.ForEachPage([&](const int64_t* weights, size_t count) {
+    for (size_t i = 0; i < count && out.ok(); ++i) {
+      if (!first) out.Append(',');
+      first = false;
+      weight_writer.Write(weights[i], out);
+    }
+  });
   out.Append("]}");
 }
 
@@ -208,7 +265,7 @@ void WriteHead(const ProfileGroup& group, PieceWriter& out) {
 void WriteProfiles(const ProfileGroup& group, const std::vector<size_t>& profiles,
                    PieceWriter& out) {
   out.Append(",\n\"profiles\":[");
-  StackWriter stack_writer(group.stacks);
+  StackWriter stack_writer(group.stacks, group.frames.size());
   for (size_t i = 0; i < profiles.size() && out.ok(); ++i) {
     out.Append(i ? ",\n" : "\n");
     WriteProfile(group.profiles[profiles[i]], stack_writer, out);

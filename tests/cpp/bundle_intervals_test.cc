@@ -241,6 +241,25 @@ TEST_CASE("mperf (Instruments 26.0): a thermal state and run loop iterations") {
   CHECK(CpuProfiles(*group) == CpuProfiles(*without));
 }
 
+TEST_CASE("8.3.3: the life cycle table's interval topology is laid out from its schema") {
+  auto path = CorpusFileOrSkip(
+      "jlfwong__speedscope/sample/profiles/Instruments/8.3.3/"
+      "simple-time-profile.trace.zip");
+  if (!path) return;
+  auto group = testing::ImportPath(*path);
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+  // Its 30-byte rows (an 18-byte topology and three columns) used to be refused.
+  CHECK(testing::WarningMessages(*group, "TABLE_UNREADABLE").empty());
+  bool listed = false;
+  for (const TableSummary& table : group->tables) {
+    if (table.schema != "life-cycle-period") continue;
+    listed = true;
+    CHECK(table.rows == 0);  // the recording has none
+  }
+  CHECK(listed);
+}
+
 void CutShort(const std::string& path, size_t size) {
   std::vector<uint8_t> bytes = testing::ReadFile(path);
   REQUIRE(bytes.size() > size);

@@ -153,6 +153,41 @@ TEST_CASE("Row layouts come from the descriptor, or from the schema without one"
         ErrorCode::kBundleCorrupt);
 }
 
+TEST_CASE("Instruments 8 interval tables: the schema's 18-byte topology, then the columns") {
+  // life-cycle-period as 8.3.3 writes it: no descriptor, rows of 30 bytes.
+  const char* life_cycle =
+      "<schema name=\"life-cycle-period\" topology=\"XRTD50_CC22_TypeID\">"
+      "<column engineeringType=\"XRLayoutIDTypeID\" mnemonic=\"layout-qualifier\"/>"
+      "<column engineeringType=\"XRStartTimeTypeID\" mnemonic=\"start\" "
+      "topologyField=\"XRTraceRelativeTimestampFieldID\"/>"
+      "<column engineeringType=\"XRDurationTypeID\" mnemonic=\"duration\" "
+      "topologyField=\"XRDurationFieldID\"/>"
+      "<column engineeringType=\"XRPrototypeStringTypeID\" mnemonic=\"group\" "
+      "topologyField=\"XRCategory1FieldID\"/>"
+      "<column engineeringType=\"XRLayoutIDTypeID\" mnemonic=\"lane\" "
+      "topologyField=\"XRCategory2FieldID\"/>"
+      "<column engineeringType=\"XRApplicationPeriodTypeID\" mnemonic=\"period\"/>"
+      "<column engineeringType=\"XRNarrativeEntryTypeID\" mnemonic=\"narrative\"/></schema>";
+  auto schema = ParseStoreSchema(ByteSpan(std::string_view(life_cycle)));
+  REQUIRE(schema.ok());
+  CHECK(schema->topology == "XRTD50_CC22_TypeID");
+  auto layout = LayoutRow(*schema, std::nullopt, 30);
+  REQUIRE(layout.ok());
+  BitSlot start = layout->Field("start"), duration = layout->Field("duration");
+  CHECK(start.offset == 0);
+  CHECK(start.bits == 50);
+  CHECK(duration.offset == 6);
+  CHECK(duration.shift == 2);
+  CHECK(duration.bits == 50);
+  CHECK(layout->Field("group").offset == 12);
+  CHECK(layout->Field("group").shift == 4);
+  CHECK(layout->Column("layout-qualifier").offset == 18);
+  CHECK(layout->Column("period").offset == 22);
+  CHECK(layout->Column("narrative").offset == 26);
+  // The 9-byte topology would leave 21 bytes of fields in a 30-byte row.
+  CHECK(LayoutRow(*schema, std::nullopt, 21).status().code() == ErrorCode::kBundleUnsupported);
+}
+
 TEST_CASE("Bulkstores: rows after the header, padding skipped, damage refused") {
   std::vector<uint8_t> store;
   for (uint32_t word : {0x12340A0Au, 3u, 40u, 64u, 8u}) PutU32(store, word);

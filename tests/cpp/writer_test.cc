@@ -38,6 +38,15 @@ ProfileGroup LargeGroup() {
   return group.take();
 }
 
+std::string Joined(const std::function<bool(const JsonSink&)>& write) {
+  std::string text;
+  REQUIRE(write([&text](std::string_view piece) {
+    text += piece;
+    return true;
+  }));
+  return text;
+}
+
 TEST_CASE("The JSON comes in pieces of at most a megabyte that join into the file") {
   ProfileGroup group = LargeGroup();
   std::vector<std::string> pieces;
@@ -78,20 +87,49 @@ TEST_CASE("The JSON comes in pieces of at most a megabyte that join into the fil
   CHECK(samples == kSamples);
 }
 
+TEST_CASE("Stacks past the kept texts are written as those kept") {
+  // 16,000 distinct stacks of 301 frames (about 1.4 KB of text each, 22 MB in
+  // all): more than the writer keeps, so the last ones are put together frame
+  // by frame each time they are written. Each is sampled twice, apart.
+  constexpr int kStacks = 16000;
+  ProfileBuilder builder;
+  builder.SetMakeViews(false);
+  auto timeline = builder.AddTimeline(1, "time-profile", ValueUnit::kNanoseconds);
+  auto thread = builder.InternThread(timeline, {"Main Thread 0x1", 1, "app", 42});
+  StackId trunk = kEmptyStack;
+  for (int depth = 0; depth < 300; ++depth) {
+    trunk = builder.InternStack(
+        trunk, builder.InternFrame({"trunk" + std::to_string(depth), "", "", std::nullopt}));
+  }
+  std::vector<StackId> leaves;
+  for (int i = 0; i < kStacks; ++i) {
+    FrameId leaf = builder.InternFrame({"leaf" + std::to_string(i), "", "", std::nullopt});
+    leaves.push_back(builder.InternStack(trunk, leaf));
+  }
+  for (int64_t i = 0; i < 2 * kStacks; ++i) {
+    REQUIRE(builder.AddSample(thread, i, 1, leaves[i % kStacks]).ok());
+  }
+  auto built = std::move(builder).Build("deep", "instrumentscope@test");
+  REQUIRE(built.ok());
+  const ProfileGroup& group = *built;
+
+  std::string text = Joined([&](const JsonSink& sink) { return WriteJson(group, sink); });
+  std::string trunk_text;
+  for (int depth = 0; depth < 300; ++depth) trunk_text += std::to_string(depth) + ",";
+  std::string expected = "\"samples\":[";
+  for (int64_t i = 0; i < 2 * kStacks; ++i) {
+    if (i) expected += ',';
+    expected += "[" + trunk_text + std::to_string(300 + i % kStacks) + "]";
+  }
+  expected += "]";
+  CHECK(text.find(expected) != std::string::npos);
+}
+
 TEST_CASE("A sink that says stop gets nothing more") {
   ProfileGroup group = LargeGroup();
   int calls = 0;
   CHECK_FALSE(WriteJson(group, [&calls](std::string_view) { return ++calls < 3; }));
   CHECK(calls == 3);
-}
-
-std::string Joined(const std::function<bool(const JsonSink&)>& write) {
-  std::string text;
-  REQUIRE(write([&text](std::string_view piece) {
-    text += piece;
-    return true;
-  }));
-  return text;
 }
 
 TEST_CASE("A selection of profiles, left open for the profile opened first") {

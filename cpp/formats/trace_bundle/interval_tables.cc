@@ -9,6 +9,7 @@
 
 #include "formats/trace_bundle/bundle_context.h"
 #include "formats/trace_bundle/interval_reader.h"
+#include "model/event_pairing.h"
 
 namespace instrumentscope::trace_bundle {
 namespace {
@@ -115,15 +116,14 @@ constexpr uint64_t kRunLoopStart = 1;
 constexpr uint64_t kRunLoopEnd = 2;
 
 struct RunLoopEvent {
-  int64_t time;
   uint64_t thread;
   uint64_t type;  // the interval type's string
   uint64_t mode;
-  bool start;
 };
 
-Status ReadRunLoopRows(IntervalReader& reader, CoreRunState& run,
-                       std::map<IntervalReader::SourceIndex, uint64_t>* unbegun) {
+// The rows that start or end an interval, with what pairs them: the thread and the interval type.
+Status ReadRunLoopEvents(IntervalReader& reader, std::vector<RunLoopEvent>* events,
+                         std::vector<KeyedEvent>* keyed) {
   const TableRows& rows = reader.rows();
   BitSlot time = reader.Field("timestamp"), thread = reader.Field("thread"),
           type = reader.Field("interval-type"), event = reader.Field("event-type"),
@@ -133,7 +133,7 @@ Status ReadRunLoopRows(IntervalReader& reader, CoreRunState& run,
                   "the runloop-events rows have no timestamp, thread, interval-type or event-type")
         .WithPath(rows.path());
   }
-  std::vector<RunLoopEvent> events;
+  std::map<std::pair<uint64_t, uint64_t>, uint64_t> keys;
   for (uint64_t i = 0; i < rows.size(); ++i) {
     if (rows.IsPadding(i)) continue;
     Row row = rows.row(i);
@@ -141,61 +141,86 @@ Status ReadRunLoopRows(IntervalReader& reader, CoreRunState& run,
     if (kind != kRunLoopStart && kind != kRunLoopEnd) continue;
     auto at = reader.Time(row, time);
     if (!at.ok()) return rows.InRow(at.status(), i);
-    events.push_back(RunLoopEvent{*at, row.Get(thread), row.Get(type),
-                                  mode.width ? row.Get(mode) : kNoReference,
-                                  kind == kRunLoopStart});
-  }
-  // A run loop's run starts before the iterations it holds but is written after them.
-  std::stable_sort(events.begin(), events.end(),
-                   [](const RunLoopEvent& a, const RunLoopEvent& b) { return a.time < b.time; });
-  const RunDetails* details = reader.bundle().Details(reader.table().run());
-  std::map<uint64_t, IntervalReader::SourceIndex> sources;  // by thread reference
-  auto source_of = [&](uint64_t thread_ref) -> Result<IntervalReader::SourceIndex> {
-    auto found = sources.find(thread_ref);
-    if (found != sources.end()) return found->second;
-    RunReferences::Thread identity;
-    ASSIGN_OR_RETURN(identity, run.references.ThreadOf(thread_ref, 1, kNoReference));
-    ThreadIdentity named = CoreThread(details, run.names, identity.tid, thread_ref, identity.pid);
-    IntervalReader::SourceIndex source = reader.Source(
-        "Run loop iterations \xE2\x80\x94 " + named.name, identity.pid, DuringViews::kNone);
-    sources.emplace(thread_ref, source);
-    return source;
-  };
-  auto add = [&](const RunLoopEvent& first, int64_t start, int64_t end) -> Status {
-    IntervalReader::SourceIndex source;
-    ASSIGN_OR_RETURN(source, source_of(first.thread));
-    std::string_view name, mode_name;
-    ASSIGN_OR_RETURN(name, reader.String(first.type));
-    ASSIGN_OR_RETURN(mode_name, reader.String(first.mode));
-    std::string label(name.empty() ? "iteration" : name);
-    std::string interval_name = label;
-    if (!mode_name.empty()) label += " (" + std::string(mode_name) + ")";
-    reader.Add(source, start, end, std::move(interval_name), std::move(label));
-    return OkStatus();
-  };
-  std::map<std::pair<uint64_t, uint64_t>, std::vector<size_t>> open;  // (thread, type) → starts
-  for (size_t i = 0; i < events.size(); ++i) {
-    const RunLoopEvent& e = events[i];
-    std::vector<size_t>& starts = open[{e.thread, e.type}];
-    if (e.start) {
-      starts.push_back(i);
-    } else if (starts.empty()) {
-      IntervalReader::SourceIndex source;
-      ASSIGN_OR_RETURN(source, source_of(e.thread));
-      ++(*unbegun)[source];
-      RETURN_IF_ERROR(add(e, 0, e.time));
-    } else {
-      RETURN_IF_ERROR(add(events[starts.back()], events[starts.back()].time, e.time));
-      starts.pop_back();
-    }
-  }
-  for (const auto& entry : open) {
-    for (size_t i : entry.second) {
-      RETURN_IF_ERROR(add(events[i], events[i].time, ProfileBuilder::kOpenEnd));
-    }
+    RunLoopEvent e{row.Get(thread), row.Get(type), mode.width ? row.Get(mode) : kNoReference};
+    uint64_t key = keys.try_emplace({e.thread, e.type}, keys.size()).first->second;
+    events->push_back(e);
+    keyed->push_back(
+        KeyedEvent{*at, key, kind == kRunLoopStart ? EventRole::kBegin : EventRole::kEnd});
   }
   return OkStatus();
 }
+
+// Makes intervals of run loop events: one source per thread, each labelled
+// with its interval type and run loop mode.
+class RunLoopIntervals {
+ public:
+  RunLoopIntervals(IntervalReader& reader, CoreRunState& run)
+      : reader_(reader), run_(run), details_(reader.bundle().Details(reader.table().run())) {}
+
+  Status Read() {
+    std::vector<RunLoopEvent> events;
+    std::vector<KeyedEvent> keyed;
+    RETURN_IF_ERROR(ReadRunLoopEvents(reader_, &events, &keyed));
+    // A run loop's run starts before the iterations it holds but is written after them.
+    for (const PairedEvents& pair : PairEvents(keyed)) {
+      const RunLoopEvent& first = events[pair.first()];
+      int64_t time = keyed[pair.first()].time;
+      if (pair.unbegun()) {
+        IntervalReader::SourceIndex source;
+        ASSIGN_OR_RETURN(source, SourceOf(first.thread));
+        ++unbegun_[source];
+        RETURN_IF_ERROR(Add(first, 0, time));
+      } else if (pair.unended()) {
+        RETURN_IF_ERROR(Add(first, time, ProfileBuilder::kOpenEnd));
+      } else {
+        RETURN_IF_ERROR(Add(first, time, keyed[pair.end].time));
+      }
+    }
+    return OkStatus();
+  }
+
+  void Warn() const {
+    for (const auto& [source, count] : unbegun_) {
+      reader_.bundle().builder.AddWarning(
+          "INTERVALS_WITHOUT_BEGIN",
+          std::to_string(count) + " of " + reader_.SourceName(source) +
+              " ended without beginning in the recording; drawn from the start of run " +
+              std::to_string(reader_.table().run()));
+    }
+  }
+
+ private:
+  Result<IntervalReader::SourceIndex> SourceOf(uint64_t thread_ref) {
+    auto found = sources_.find(thread_ref);
+    if (found != sources_.end()) return found->second;
+    RunReferences::Thread identity;
+    ASSIGN_OR_RETURN(identity, run_.references.ThreadOf(thread_ref, 1, kNoReference));
+    ThreadIdentity named = CoreThread(details_, run_.names, identity.tid, thread_ref, identity.pid);
+    IntervalReader::SourceIndex source = reader_.Source(
+        "Run loop iterations \xE2\x80\x94 " + named.name, identity.pid, DuringViews::kNone);
+    sources_.emplace(thread_ref, source);
+    return source;
+  }
+
+  Status Add(const RunLoopEvent& first, int64_t start, int64_t end) {
+    IntervalReader::SourceIndex source;
+    ASSIGN_OR_RETURN(source, SourceOf(first.thread));
+    std::string_view name, mode_name;
+    ASSIGN_OR_RETURN(name, reader_.String(first.type));
+    ASSIGN_OR_RETURN(mode_name, reader_.String(first.mode));
+    std::string label(name.empty() ? "iteration" : name);
+    std::string interval_name = label;
+    if (!mode_name.empty()) label += " (" + std::string(mode_name) + ")";
+    reader_.Add(source, start, end, std::move(interval_name), std::move(label));
+    return OkStatus();
+  }
+
+  IntervalReader& reader_;
+  CoreRunState& run_;
+  const RunDetails* details_;
+  std::map<uint64_t, IntervalReader::SourceIndex> sources_;  // by thread reference
+  std::map<IntervalReader::SourceIndex, uint64_t> unbegun_;
+};
 
 }  // namespace
 
@@ -222,18 +247,15 @@ Status ReadHangRiskTable(BundleContext& bundle, const Table& table, IntervalTabl
 
 Status ReadRunLoopTable(BundleContext& bundle, const Table& table, IntervalTableRead* result) {
   CoreRunState& run = bundle.Run(table.store.run);
-  std::map<IntervalReader::SourceIndex, uint64_t> unbegun;
+  std::optional<RunLoopIntervals> intervals;
   return ReadIntervalTable(
       bundle, table, result,
-      [&](IntervalReader& reader) { return ReadRunLoopRows(reader, run, &unbegun); },
-      [&](IntervalReader& reader, const std::vector<ProfileBuilder::IntervalSourceId>&) {
-        for (const auto& [source, count] : unbegun) {
-          bundle.builder.AddWarning(
-              "INTERVALS_WITHOUT_BEGIN",
-              std::to_string(count) + " of " + reader.SourceName(source) +
-                  " ended without beginning in the recording; drawn from the start of run " +
-                  std::to_string(table.run()));
-        }
+      [&](IntervalReader& reader) {
+        intervals.emplace(reader, run);
+        return intervals->Read();
+      },
+      [&](IntervalReader&, const std::vector<ProfileBuilder::IntervalSourceId>&) {
+        intervals->Warn();
       });
 }
 

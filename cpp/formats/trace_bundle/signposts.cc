@@ -6,18 +6,13 @@
 #include <tuple>
 #include <vector>
 
-#include "formats/names.h"
+#include "formats/signposts.h"
 #include "formats/trace_bundle/bundle_context.h"
 #include "formats/trace_bundle/interval_reader.h"
+#include "model/event_pairing.h"
 
 namespace instrumentscope::trace_bundle {
 namespace {
-
-// OS_SIGNPOST_ID_EXCLUSIVE: the signpost's name alone tells its intervals apart.
-constexpr uint64_t kExclusiveId = 0xEEEEB0B5B2B2EEEE;
-constexpr const char* kDash = " \xE2\x80\x94 ";  // " — "
-
-enum class SignpostKind : uint8_t { kBegin, kEnd, kEvent };
 
 // An os-signpost row, its strings as indexes.
 struct Signpost {
@@ -30,7 +25,7 @@ struct Signpost {
   uint64_t identifier;
   uint64_t format;
   uint64_t message;
-  SignpostKind kind;
+  EventRole kind;
 };
 
 struct SignpostColumns {
@@ -38,7 +33,7 @@ struct SignpostColumns {
       message;
 };
 
-// What makes Begin and End one interval: newest open Begin first.
+// What makes Begin and End one interval.
 using PairKey = std::tuple<int64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t>;
 
 PairKey KeyOf(const Signpost& signpost) {
@@ -46,67 +41,77 @@ PairKey KeyOf(const Signpost& signpost) {
           signpost.name, signpost.identifier, signpost.thread};
 }
 
-Result<std::vector<Signpost>> ReadSignposts(IntervalReader& reader) {
-  const TableRows& rows = reader.rows();
-  SignpostColumns c{
-      reader.Field("time"),       reader.Field("thread"),        reader.Field("process"),
-      reader.Field("event-type"), reader.Field("scope"),         reader.Field("identifier"),
-      reader.Field("name"),       reader.Field("format-string"), reader.Field("subsystem"),
-      reader.Field("category"),   reader.Field("message")};
-  if (!c.time.width || !c.event_type.width || !c.name.width) {
-    return Status(ErrorCode::kBundleUnsupported,
-                  "the os-signpost rows have no time, event-type or name column")
-        .WithPath(rows.path());
+// Reads os-signpost rows, the strings of event types and scopes looked up once each.
+class SignpostRows {
+ public:
+  explicit SignpostRows(IntervalReader& reader) : reader_(reader) {
+    c_ = SignpostColumns{
+        reader.Field("time"),       reader.Field("thread"),        reader.Field("process"),
+        reader.Field("event-type"), reader.Field("scope"),         reader.Field("identifier"),
+        reader.Field("name"),       reader.Field("format-string"), reader.Field("subsystem"),
+        reader.Field("category"),   reader.Field("message")};
   }
-  auto reference = [](const Row& row, const BitSlot& slot) {
+
+  Result<std::vector<Signpost>> ReadAll() {
+    const TableRows& rows = reader_.rows();
+    if (!c_.time.width || !c_.event_type.width || !c_.name.width) {
+      return Status(ErrorCode::kBundleUnsupported,
+                    "the os-signpost rows have no time, event-type or name column")
+          .WithPath(rows.path());
+    }
+    std::vector<Signpost> signposts;
+    for (uint64_t i = 0; i < rows.size(); ++i) {
+      if (rows.IsPadding(i)) continue;
+      Result<Signpost> signpost = Read(rows.row(i));
+      if (!signpost.ok()) return rows.InRow(signpost.status(), i);
+      signposts.push_back(*signpost);
+    }
+    return signposts;
+  }
+
+ private:
+  uint64_t Reference(const Row& row, const BitSlot& slot) const {
     return slot.width ? row.Get(slot) : kNoReference;
-  };
-  std::map<uint64_t, SignpostKind> kinds;  // by the event type's string
-  std::map<uint64_t, bool> thread_scopes;  // by the scope's string
-  std::vector<Signpost> signposts;
-  for (uint64_t i = 0; i < rows.size(); ++i) {
-    if (rows.IsPadding(i)) continue;
-    Row row = rows.row(i);
-    Status status = [&]() -> Status {
-      Signpost signpost;
-      ASSIGN_OR_RETURN(signpost.time, reader.Time(row, c.time));
-      ASSIGN_OR_RETURN(signpost.pid, reader.Pid(reference(row, c.process)));
-      uint64_t event_type = reference(row, c.event_type);
-      auto kind = kinds.find(event_type);
-      if (kind == kinds.end()) {
-        std::string_view text;
-        ASSIGN_OR_RETURN(text, reader.String(event_type));
-        // "Event", and any other kind (none seen), is a point in time.
-        SignpostKind parsed = text == "Begin" ? SignpostKind::kBegin
-                              : text == "End" ? SignpostKind::kEnd
-                                              : SignpostKind::kEvent;
-        kind = kinds.emplace(event_type, parsed).first;
-      }
-      signpost.kind = kind->second;
-      uint64_t scope = reference(row, c.scope);
-      auto thread_scope = thread_scopes.find(scope);
-      if (thread_scope == thread_scopes.end()) {
-        std::string_view text;
-        ASSIGN_OR_RETURN(text, reader.String(scope));
-        thread_scope = thread_scopes.emplace(scope, text == "Thread").first;
-      }
-      signpost.thread = thread_scope->second ? reference(row, c.thread) : kNoReference;
-      signpost.subsystem = reference(row, c.subsystem);
-      signpost.category = reference(row, c.category);
-      signpost.name = reference(row, c.name);
-      signpost.identifier = c.identifier.width ? row.Get(c.identifier) : kExclusiveId;
-      signpost.format = reference(row, c.format);
-      signpost.message = reference(row, c.message);
-      signposts.push_back(signpost);
-      return OkStatus();
-    }();
-    if (!status.ok()) return rows.InRow(status, i);
   }
-  // Rows are mostly in time order, not always.
-  std::stable_sort(signposts.begin(), signposts.end(),
-                   [](const Signpost& a, const Signpost& b) { return a.time < b.time; });
-  return signposts;
-}
+
+  Result<Signpost> Read(const Row& row) {
+    Signpost signpost;
+    ASSIGN_OR_RETURN(signpost.time, reader_.Time(row, c_.time));
+    ASSIGN_OR_RETURN(signpost.pid, reader_.Pid(Reference(row, c_.process)));
+    ASSIGN_OR_RETURN(signpost.kind, KindOf(Reference(row, c_.event_type)));
+    bool thread_scope;
+    ASSIGN_OR_RETURN(thread_scope, IsThreadScope(Reference(row, c_.scope)));
+    signpost.thread = thread_scope ? Reference(row, c_.thread) : kNoReference;
+    signpost.subsystem = Reference(row, c_.subsystem);
+    signpost.category = Reference(row, c_.category);
+    signpost.name = Reference(row, c_.name);
+    signpost.identifier = c_.identifier.width ? row.Get(c_.identifier) : kExclusiveSignpostId;
+    signpost.format = Reference(row, c_.format);
+    signpost.message = Reference(row, c_.message);
+    return signpost;
+  }
+
+  Result<EventRole> KindOf(uint64_t event_type) {
+    auto kind = kinds_.find(event_type);
+    if (kind != kinds_.end()) return kind->second;
+    std::string_view text;
+    ASSIGN_OR_RETURN(text, reader_.String(event_type));
+    return kinds_.emplace(event_type, SignpostRole(text)).first->second;
+  }
+
+  Result<bool> IsThreadScope(uint64_t scope) {
+    auto found = thread_scopes_.find(scope);
+    if (found != thread_scopes_.end()) return found->second;
+    std::string_view text;
+    ASSIGN_OR_RETURN(text, reader_.String(scope));
+    return thread_scopes_.emplace(scope, text == "Thread").first->second;
+  }
+
+  IntervalReader& reader_;
+  SignpostColumns c_;
+  std::map<uint64_t, EventRole> kinds_;     // by the event type's string
+  std::map<uint64_t, bool> thread_scopes_;  // by the scope's string
+};
 
 // Makes intervals of an os-signpost table's rows.
 class SignpostPairing {
@@ -114,44 +119,34 @@ class SignpostPairing {
   explicit SignpostPairing(IntervalReader& reader) : reader_(reader) {}
 
   Status Pair(const std::vector<Signpost>& signposts) {
-    std::map<PairKey, std::vector<size_t>> open;
-    for (size_t i = 0; i < signposts.size(); ++i) {
-      const Signpost& signpost = signposts[i];
-      switch (signpost.kind) {
-        case SignpostKind::kBegin: open[KeyOf(signpost)].push_back(i); break;
-        case SignpostKind::kEvent:
-          RETURN_IF_ERROR(Add(signpost, nullptr, signpost.time, signpost.time));
-          break;
-        case SignpostKind::kEnd: {
-          auto begins = open.find(KeyOf(signpost));
-          if (begins == open.end() || begins->second.empty()) {
-            // Begun before the recording started: kept, from the run's start.
-            IntervalReader::SourceIndex source;
-            ASSIGN_OR_RETURN(source, Source(signpost));
-            ++unbegun_[source];
-            RETURN_IF_ERROR(Add(signpost, nullptr, 0, signpost.time));
-            break;
-          }
-          const Signpost& begin = signposts[begins->second.back()];
-          begins->second.pop_back();
-          RETURN_IF_ERROR(Add(begin, &signpost, begin.time, signpost.time));
-          break;
-        }
-      }
+    std::map<PairKey, uint64_t> keys;
+    std::vector<KeyedEvent> events;
+    events.reserve(signposts.size());
+    for (const Signpost& signpost : signposts) {
+      uint64_t key = keys.try_emplace(KeyOf(signpost), keys.size()).first->second;
+      events.push_back(KeyedEvent{signpost.time, key, signpost.kind});
     }
-    // Begun and never ended: the builder draws them to the run's end.
-    std::vector<size_t> unended;
-    for (const auto& entry : open)
-      unended.insert(unended.end(), entry.second.begin(), entry.second.end());
-    std::sort(unended.begin(), unended.end());
-    for (size_t i : unended) {
-      RETURN_IF_ERROR(Add(signposts[i], nullptr, signposts[i].time, ProfileBuilder::kOpenEnd));
+    for (const PairedEvents& pair : PairEvents(events)) {
+      const Signpost& first = signposts[pair.first()];
+      const Signpost* end = pair.unended() ? nullptr : &signposts[pair.end];
+      if (pair.unbegun()) {
+        // Begun before the recording started: kept, from the run's start.
+        IntervalReader::SourceIndex source;
+        ASSIGN_OR_RETURN(source, Source(first));
+        ++unbegun_[source];
+        RETURN_IF_ERROR(Add(first, nullptr, 0, first.time));
+      } else if (pair.unended()) {
+        // Never ended: the builder draws it to the run's end.
+        RETURN_IF_ERROR(Add(first, nullptr, first.time, ProfileBuilder::kOpenEnd));
+      } else {
+        RETURN_IF_ERROR(Add(first, end == &first ? nullptr : end, first.time, end->time));
+      }
     }
     return OkStatus();
   }
 
   // Says which sources had ends without a begin.
-  void Warn(const std::vector<ProfileBuilder::IntervalSourceId>&) const {
+  void Warn() const {
     for (const auto& [source, count] : unbegun_) {
       reader_.bundle().builder.AddWarning(
           "INTERVALS_WITHOUT_BEGIN",
@@ -196,7 +191,7 @@ class SignpostPairing {
     std::string message;
     ASSIGN_OR_RETURN(message, MessageOf(first, end));
     std::string interval_name = name.empty() ? std::string("Signpost") : std::string(name);
-    std::string label = SignpostLabel(interval_name, first.identifier, message);
+    std::string label = SignpostLabel(interval_name, SignpostIdText(first.identifier), message);
     reader_.Add(source, start, stop, std::move(interval_name), std::move(label));
     return OkStatus();
   }
@@ -252,8 +247,8 @@ Status ReadMadeIntervals(IntervalReader& reader, bool regions) {
                     ? message
                     : interval_name + ": " + message;
       } else {
-        uint64_t id = identifier.width ? row.Get(identifier) : kExclusiveId;
-        label = SignpostLabel(interval_name, id, message);
+        uint64_t id = identifier.width ? row.Get(identifier) : kExclusiveSignpostId;
+        label = SignpostLabel(interval_name, SignpostIdText(id), message);
       }
       std::string source_name = regions ? SignpostSourceName(subsystem_text, "PointsOfInterest")
                                         : SignpostSourceName(subsystem_text, category_text);
@@ -268,33 +263,18 @@ Status ReadMadeIntervals(IntervalReader& reader, bool regions) {
 
 }  // namespace
 
-std::string SignpostSourceName(std::string_view subsystem, std::string_view category) {
-  std::string parts(subsystem);
-  bool poi = category == "PointsOfInterest";
-  if (!poi && !category.empty()) parts += (parts.empty() ? "" : " / ") + std::string(category);
-  std::string name = poi ? "Points of Interest" : "Signposts";
-  return parts.empty() ? name : name + kDash + parts;
-}
-
-std::string SignpostLabel(std::string_view name, uint64_t identifier, std::string_view message) {
-  std::string label(name);
-  if (identifier != kExclusiveId) label += std::string(kDash) + "id " + HexAddress(identifier);
-  if (!message.empty()) label += ": " + std::string(message);
-  return label;
-}
-
 Status ReadSignpostTable(BundleContext& bundle, const Table& table, IntervalTableRead* result) {
   std::optional<SignpostPairing> pairing;
   RETURN_IF_ERROR(ReadIntervalTable(
       bundle, table, result,
       [&](IntervalReader& reader) -> Status {
         std::vector<Signpost> signposts;
-        ASSIGN_OR_RETURN(signposts, ReadSignposts(reader));
+        ASSIGN_OR_RETURN(signposts, SignpostRows(reader).ReadAll());
         pairing.emplace(reader);
         return pairing->Pair(signposts);
       },
-      [&](IntervalReader&, const std::vector<ProfileBuilder::IntervalSourceId>& sources) {
-        pairing->Warn(sources);
+      [&](IntervalReader&, const std::vector<ProfileBuilder::IntervalSourceId>&) {
+        pairing->Warn();
       }));
   if (result->read && result->rows > 0) bundle.runs_with_signposts.insert(table.run());
   return OkStatus();

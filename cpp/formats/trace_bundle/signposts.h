@@ -12,9 +12,6 @@
 #ifndef INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_SIGNPOSTS_H_
 #define INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_SIGNPOSTS_H_
 
-#include <string>
-#include <string_view>
-
 #include "base/status.h"
 
 namespace instrumentscope::trace_bundle {
@@ -29,13 +26,6 @@ Status ReadSignpostIntervalTable(BundleContext& bundle, const Table& table,
                                  IntervalTableRead* result);
 Status ReadRegionOfInterestTable(BundleContext& bundle, const Table& table,
                                  IntervalTableRead* result);
-
-// "Points of Interest — com.example.app" for the PointsOfInterest category,
-// "Signposts — com.example.app / Networking" for others.
-std::string SignpostSourceName(std::string_view subsystem, std::string_view category);
-// "Load feed — id 0x1a: 3 items": the id left out when it is
-// OS_SIGNPOST_ID_EXCLUSIVE, the message when empty.
-std::string SignpostLabel(std::string_view name, uint64_t identifier, std::string_view message);
 
 }  // namespace instrumentscope::trace_bundle
 

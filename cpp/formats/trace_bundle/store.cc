@@ -34,6 +34,8 @@ constexpr int64_t kFieldInterval = 6;
 constexpr size_t kTopologySize = 9;
 constexpr size_t kWideTopologySize = 16;
 constexpr size_t kPackedIntervalSize = 18;
+// The schema's name of the 18-byte topology [8.3.3]; every other table of 8.3.3 has the 9-byte one.
+constexpr std::string_view kPackedIntervalTopology = "XRTD50_CC22_TypeID";
 constexpr size_t kIntervalSize = 24;
 
 struct XmlDocDeleter {
@@ -84,6 +86,7 @@ Result<StoreSchema> ParseStoreSchema(ByteSpan xml) {
   }
   StoreSchema schema;
   schema.name = Attribute(root, "name");
+  schema.topology = Attribute(root, "topology");
   for (xmlNode* child = root->children; child; child = child->next) {
     if (!IsElement(child, "column")) continue;
     schema.columns.push_back(StoreColumn{Attribute(child, "mnemonic"),
@@ -268,10 +271,17 @@ Result<RowLayout> LayoutRow(const StoreSchema& schema,
       }
     }
   } else {
-    // Instruments 8 has no descriptor: the topology, then the other columns.
-    PlaceTopology(0, &layout);
-    PlaceTopologyColumns(schema, kFieldTimeAndCategory, 0, &layout);
-    offset = kTopologySize;
+    // Instruments 8 has no descriptor: the topology the schema names, then
+    // the other columns.
+    if (schema.topology == kPackedIntervalTopology) {
+      layout.time = FieldSlot{0, 6};
+      PlaceTopologyColumns(schema, kFieldIntervalPacked, 0, &layout);
+      offset = kPackedIntervalSize;
+    } else {
+      PlaceTopology(0, &layout);
+      PlaceTopologyColumns(schema, kFieldTimeAndCategory, 0, &layout);
+      offset = kTopologySize;
+    }
     for (const StoreColumn& column : schema.columns) {
       if (!column.topology_field.empty()) continue;
       size_t width = column.engineering_type == "XRTimeSampleWeightTypeID" ? 8 : 4;

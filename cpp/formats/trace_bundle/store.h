@@ -25,7 +25,8 @@ struct StoreColumn {
 };
 
 struct StoreSchema {
-  std::string name;  // "time-profile", "thread-name", "kdebug"…
+  std::string name;      // "time-profile", "thread-name", "kdebug"…
+  std::string topology;  // "XRT50_C22_TypeID", "XRTD50_CC22_TypeID"…
   std::vector<StoreColumn> columns;
 };
 
@@ -89,9 +90,10 @@ struct StoreDescriptor {
 Result<StoreDescriptor> ReadDescriptor(const KeyedArchive& archive);
 
 // The layout from the descriptor's fields (topologies of 9, 16, 18 and 24
-// bytes, FORMAT.md); without a descriptor (Instruments 8), from the schema: a 9-byte topology, then
-// 8 bytes for weights and 4 for every other column. Either way it must add up to the bulkstore's
-// row size.
+// bytes, FORMAT.md); without a descriptor (Instruments 8), from the schema:
+// the topology it names (18 bytes for XRTD50_CC22_TypeID, else 9), then 8
+// bytes for weights and 4 for every other column. Either way it must add up
+// to the bulkstore's row size.
 Result<RowLayout> LayoutRow(const StoreSchema& schema,
                             const std::optional<StoreDescriptor>& descriptor, uint32_t row_size);
 

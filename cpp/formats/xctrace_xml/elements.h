@@ -10,6 +10,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -127,6 +128,20 @@ class Attributes {
 
 template <typename T>
 std::optional<T> ParseDecimal(std::string_view text) {
+  // Ids, refs and times are short runs of digits, millions of them: read
+  // directly when they cannot overflow (18 digits fit any 64-bit type).
+  if (!text.empty() && text.size() <= 18) {
+    uint64_t value = 0;
+    bool digits = true;
+    for (char c : text) {
+      auto digit = static_cast<unsigned>(c - '0');
+      digits = digits && digit < 10;
+      value = value * 10 + digit;
+    }
+    if (digits && (sizeof(T) >= 8 || value <= std::numeric_limits<T>::max())) {
+      return static_cast<T>(value);
+    }
+  }
   text = TrimWhitespace(text);
   T value{};
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);

@@ -26,7 +26,9 @@ bool IdTable::Define(uint64_t id, const Value& value) {
   // Dense while ids stay within a few times the number already defined.
   uint64_t dense_span = std::max<uint64_t>(kMinDenseSpan, size_ * 4);
   if (id < dense_span) {
-    if (id >= dense_.size()) dense_.GrowTo(id + 1);
+    // A page at a time: ids mostly come one after another.
+    constexpr uint64_t kPage = decltype(dense_)::kPageSize;
+    if (id >= dense_.size()) dense_.GrowTo((id / kPage + 1) * kPage);
     if (dense_[id].value_class != ValueClass::kUndefined) return false;
     if (!sparse_.empty() && sparse_.count(id)) return false;  // defined before the span grew
     dense_[id] = value;

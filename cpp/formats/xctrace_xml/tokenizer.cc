@@ -179,16 +179,16 @@ void Tokenizer::OnEndElement(void* context, const xmlChar*, const xmlChar*, cons
 }
 
 void Tokenizer::StartElement(const xmlChar* localname, const Attributes& attributes) {
-  auto cached = element_cache_.find(localname);
-  if (cached == element_cache_.end()) {
+  uint32_t name_id = name_ids_.Find(reinterpret_cast<uintptr_t>(localname));
+  if (name_id == IntegerMap::kNoValue) {
     if (element_names_.size() > UINT16_MAX) {
       Fail(Status(ErrorCode::kLimitExceeded, "more than 65536 distinct element names"));
       return;
     }
-    ElementInfo info{ElementFromName(AsView(localname)),
-                     static_cast<uint16_t>(element_names_.size())};
+    name_id = static_cast<uint32_t>(element_names_.size());
+    name_ids_.Insert(reinterpret_cast<uintptr_t>(localname), name_id);
     element_names_.push_back(localname);
-    cached = element_cache_.emplace(localname, info).first;
+    element_kinds_.push_back(ElementFromName(AsView(localname)));
   }
   if (!stack_.empty()) stack_.back().has_child = true;
   text_.clear();
@@ -196,11 +196,12 @@ void Tokenizer::StartElement(const xmlChar* localname, const Attributes& attribu
     Fail(DepthError());
     return;
   }
-  OpenElement pushed;
+  // Filled in place: a copy of a struct just written field by field stalls
+  // on reading it back whole, once per element.
+  OpenElement& pushed = stack_.emplace_back();
   pushed.name = localname;
-  pushed.element = cached->second.element;
-  pushed.name_id = cached->second.name_id;
-  stack_.push_back(pushed);
+  pushed.element = element_kinds_[name_id];
+  pushed.name_id = static_cast<uint16_t>(name_id);
 
   if (region_ == Content::kValues) {
     StartValue(stack_.back(), attributes);

@@ -14,10 +14,10 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "base/byte_span.h"
+#include "base/integer_map.h"
 #include "base/limits.h"
 #include "base/status.h"
 #include "formats/xctrace_xml/elements.h"
@@ -74,13 +74,11 @@ class Tokenizer {
   Status status_;
 
   std::vector<OpenElement> stack_;
-  // libxml2 interns element names in its dictionary: one pointer per name.
-  struct ElementInfo {
-    Element element;
-    uint16_t name_id;
-  };
-  std::unordered_map<const xmlChar*, ElementInfo> element_cache_;
+  // libxml2 interns element names in its dictionary: one pointer per name,
+  // numbered in the order first seen (the name_id of OpenElement).
+  IntegerMap name_ids_;                        // the pointer → its name_id
   std::vector<const xmlChar*> element_names_;  // by name_id
+  std::vector<Element> element_kinds_;         // by name_id
   std::string text_;                           // text since the last start or end tag
   uint64_t element_count_ = 0;
   // The content of the innermost open element that decides for all inside it
