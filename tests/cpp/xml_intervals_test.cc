@@ -3,9 +3,12 @@
 // counted here independently of the importer, and small hand-written exports
 // for the tables seen only as schemas (Points of Interest, signposts, hangs,
 // hang risks, app spins, life cycle periods).
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "test_support.h"
@@ -246,8 +249,10 @@ TEST_CASE("Points of Interest: by subsystem and process, labelled with name and 
       "<duration id=\"2\" fmt=\"5 ms\">5000000</duration><sentinel/>"
       "<signpost-name id=\"3\" fmt=\"Load feed\">Load feed</signpost-name>"
       "<subsystem id=\"4\" fmt=\"com.example.app\">com.example.app</subsystem>"
-      "<os-log-metadata id=\"5\" fmt=\"3 items\"><narrative-text id=\"6\" fmt=\"3 \">3 "
-      "</narrative-text><uint64 id=\"7\" fmt=\"3\">3</uint64></os-log-metadata><sentinel/>" +
+      // "%d items": the message is its pieces' texts, not the fmt that joins them with spaces.
+      "<os-log-metadata id=\"5\" fmt=\"3  items\"><uint64 id=\"6\" fmt=\"3\">3</uint64>"
+      "<narrative-text id=\"7\" fmt=\" items\"> items</narrative-text></os-log-metadata>"
+      "<sentinel/>" +
       Process(8, "Example", 41) +
       "<sentinel/><sentinel/></row>\n"
       // Nested in the first: the same lane.
@@ -314,13 +319,14 @@ TEST_CASE("Signposts: by subsystem and category, labelled with name, id and mess
       thread +
       "<sentinel/><os-log-metadata id=\"8\" fmt=\"3 items\">3 items</os-log-metadata>"
       "<os-log-metadata id=\"9\" fmt=\"\"/></row>\n"
-      // Points of Interest by category; an id written in hexadecimal; no message.
+      // Points of Interest by category; OS_SIGNPOST_ID_EXCLUSIVE, which
+      // Instruments does not show; no message.
       "<row><start-time id=\"10\" fmt=\"00:00.020\">20000000</start-time><duration ref=\"2\"/>"
       "<layout-id ref=\"3\"/><string id=\"11\" fmt=\"Render\">Render</string>"
       "<category id=\"12\" fmt=\"PointsOfInterest\">PointsOfInterest</category>"
-      "<subsystem ref=\"6\"/><os-signpost-identifier id=\"13\" fmt=\"0xeeeeb0b5b2b2eeee\">"
-      "17216892719917625070</os-signpost-identifier><sentinel/><sentinel/><thread ref=\"30\"/>"
-      "<sentinel/><sentinel/><sentinel/></row>\n";
+      "<subsystem ref=\"6\"/><os-signpost-identifier id=\"13\" "
+      "fmt=\"OS_SIGNPOST_ID_EXCLUSIVE\">17216892719917625070</os-signpost-identifier>"
+      "<sentinel/><sentinel/><thread ref=\"30\"/><sentinel/><sentinel/><sentinel/></row>\n";
   auto group = ImportText(Export(Node(schema, rows)));
   INFO(group.status().ToString());
   REQUIRE(group.ok());
@@ -334,8 +340,201 @@ TEST_CASE("Signposts: by subsystem and category, labelled with name, id and mess
   const IntervalSource* poi =
       FindSource(*group, "Points of Interest \xE2\x80\x94 com.example.app", 77);
   REQUIRE(poi);
-  CHECK(Labels(*group, poi) ==
-        std::vector<std::string>{"Render \xE2\x80\x94 id 0xeeeeb0b5b2b2eeee"});
+  CHECK(Labels(*group, poi) == std::vector<std::string>{"Render"});
+}
+
+// The columns of the os-signpost table, as Xcode 26.2's store has them
+// (modplug/loops) and third-party exports write them.
+const std::string kSignpostSchema = Schema("os-signpost", {{"time", "event-time"},
+                                                           {"thread", "thread"},
+                                                           {"process", "process"},
+                                                           {"event-type", "event-type"},
+                                                           {"scope", "string"},
+                                                           {"identifier", "os-signpost-identifier"},
+                                                           {"name", "signpost-name"},
+                                                           {"format-string", "format-string"},
+                                                           {"backtrace", "backtrace"},
+                                                           {"subsystem", "subsystem"},
+                                                           {"category", "category"},
+                                                           {"message", "os-log-metadata"},
+                                                           {"emit-location", "return-location"}});
+
+// One os-signpost row of process Loops (pid 77), subsystem com.example.app.
+struct SignpostRow {
+  int64_t time;
+  std::string type;  // Begin, End, Event
+  std::string name;
+  uint64_t id;
+  std::string category = "Networking";
+  std::string message;  // a <narrative-text> piece, then a <uint64> of 42 when not empty
+  std::string scope = "Process";
+  uint64_t tid = 5;
+};
+
+std::string SignpostRows(const std::vector<SignpostRow>& rows) {
+  std::string xml;
+  for (const SignpostRow& row : rows) {
+    std::string id =
+        row.id == 0xEEEEB0B5B2B2EEEE ? "OS_SIGNPOST_ID_EXCLUSIVE" : "0x" + [](uint64_t v) {
+          char text[17];
+          snprintf(text, sizeof(text), "%llx", static_cast<unsigned long long>(v));
+          return std::string(text);
+        }(row.id);
+    xml += "<row><event-time fmt=\"t\">" + std::to_string(row.time) + "</event-time>" +
+           "<thread fmt=\"Thread " + std::to_string(row.tid) + "\"><tid>" +
+           std::to_string(row.tid) + "</tid><process fmt=\"Loops (77)\"><pid>77</pid></process>" +
+           "</thread><sentinel/><event-type fmt=\"" + row.type + "\">" + row.type +
+           "</event-type><string fmt=\"" + row.scope + "\">" + row.scope + "</string>" +
+           "<os-signpost-identifier fmt=\"" + id + "\">" + std::to_string(row.id) +
+           "</os-signpost-identifier><signpost-name fmt=\"" + row.name + "\">" + row.name +
+           "</signpost-name><sentinel/><sentinel/>"
+           "<subsystem fmt=\"com.example.app\">com.example.app</subsystem>"
+           "<category fmt=\"" +
+           row.category + "\">" + row.category + "</category>" +
+           (row.message.empty()
+                ? std::string("<sentinel/>")
+                : "<os-log-metadata fmt=\"" + row.message + " 42\"><narrative-text fmt=\"" +
+                      row.message + "\">" + row.message +
+                      "</narrative-text><uint64 fmt=\"42\">42</uint64></os-log-metadata>") +
+           "<sentinel/></row>\n";
+  }
+  return xml;
+}
+
+// The intervals of a source as (start, end, label), by start.
+std::vector<std::tuple<int64_t, int64_t, std::string>> Intervals(const ProfileGroup& group,
+                                                                 const IntervalSource* source) {
+  std::vector<std::tuple<int64_t, int64_t, std::string>> intervals;
+  for (const Profile& profile : group.profiles) {
+    if (profile.kind != ProfileKind::kIntervals ||
+        &group.interval_sources[profile.interval_source] != source) {
+      continue;
+    }
+    std::vector<const IntervalEvent*> open;
+    for (const IntervalEvent& event : profile.events) {
+      if (event.open) {
+        open.push_back(&event);
+        continue;
+      }
+      intervals.emplace_back(open.back()->at, event.at, group.frames[event.frame].name);
+      open.pop_back();
+    }
+  }
+  std::sort(intervals.begin(), intervals.end());
+  return intervals;
+}
+
+TEST_CASE("os-signpost exports: begins and ends paired, events as points, messages from pieces") {
+  constexpr uint64_t kExclusive = 0xEEEEB0B5B2B2EEEE;
+  // In time order but for the last row, whose End closes a Begin written after it.
+  std::vector<SignpostRow> rows = {
+      {1000, "End", "Launch", 0x1},                                 // begun before the recording
+      {2000, "Event", "Tick", kExclusive, "Networking", "bytes="},  // a point
+      {3000, "Begin", "Load feed", 0x1a, "Networking", "page "},    // outer
+      {4000, "Begin", "Load feed", 0x1a},                           // inner: same key
+      {5000, "End", "Load feed", 0x1a, "Networking", "done "},      // closes the inner
+      {6000, "Begin", "Load feed", 0x2b},                           // another id
+      {7000, "End", "Load feed", 0x1a},                             // closes the outer
+      {9000, "Begin", "Decode", 0x3c, "PointsOfInterest"},          // never ended
+      {8500, "End", "Load feed", 0x2b},                             // written late
+  };
+  auto group = ImportText(Export(Node(kSignpostSchema, SignpostRows(rows))));
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+  CHECK(OnlyTable(*group).has_intervals);
+  const IntervalSource* networking =
+      FindSource(*group, "Signposts \xE2\x80\x94 com.example.app / Networking", 77);
+  REQUIRE(networking);
+  CHECK(networking->table == "os-signpost");
+  CHECK(networking->process_label == "Loops (pid 77)");
+  const std::string dash = " \xE2\x80\x94 ";
+  using Interval = std::tuple<int64_t, int64_t, std::string>;
+  CHECK(Intervals(*group, networking) ==
+        std::vector<Interval>{
+            {0, 1000, "Launch" + dash + "id 0x1"},
+            {2000, 2000, "Tick: bytes=42"},
+            {3000, 7000, "Load feed" + dash + "id 0x1a: page 42"},
+            {4000, 5000, "Load feed" + dash + "id 0x1a: done 42"},  // the End's message
+            {6000, 8500, "Load feed" + dash + "id 0x2b"},
+        });
+  const IntervalSource* poi =
+      FindSource(*group, "Points of Interest \xE2\x80\x94 com.example.app", 77);
+  REQUIRE(poi);
+  // Never ended: drawn to the end of the run, the latest time any table gives.
+  CHECK(Intervals(*group, poi) == std::vector<Interval>{{9000, 9000, "Decode" + dash + "id 0x3c"}});
+  auto unbegun = testing::WarningMessages(*group, "INTERVALS_WITHOUT_BEGIN");
+  REQUIRE(unbegun.size() == 1);
+  CHECK(unbegun[0].find("1 of Signposts \xE2\x80\x94 com.example.app / Networking \xE2\x80\x94 "
+                        "Loops (pid 77) ended without beginning") == 0);
+  CHECK(testing::WarningMessages(*group, "INTERVALS_WITHOUT_END").size() == 1);
+  // Samples during the busiest names, as for os-signpost-interval.
+  CHECK(networking->names.at(0).name == "Load feed");
+  CHECK(networking->names.at(0).intervals == 3);
+
+  auto without = ImportText(Export(Node(kSignpostSchema, SignpostRows(rows))), WithoutIntervals());
+  REQUIRE(!without.ok());
+  CHECK(without.status().code() == ErrorCode::kXmlNoSampleTable);
+}
+
+TEST_CASE("os-signpost exports: a signpost of thread scope pairs on its thread") {
+  std::vector<SignpostRow> rows = {
+      {1000, "Begin", "Work", 0x1, "Networking", "", "Thread", 5},
+      {2000, "Begin", "Work", 0x1, "Networking", "", "Thread", 6},
+      {3000, "End", "Work", 0x1, "Networking", "", "Thread", 5},  // thread 5's, not the newest
+      {4000, "End", "Work", 0x1, "Networking", "", "Thread", 6},
+  };
+  auto group = ImportText(Export(Node(kSignpostSchema, SignpostRows(rows))));
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+  const IntervalSource* source =
+      FindSource(*group, "Signposts \xE2\x80\x94 com.example.app / Networking", 77);
+  REQUIRE(source);
+  const std::string label = "Work \xE2\x80\x94 id 0x1";
+  using Interval = std::tuple<int64_t, int64_t, std::string>;
+  CHECK(Intervals(*group, source) ==
+        std::vector<Interval>{{1000, 3000, label}, {2000, 4000, label}});
+  CHECK(source->lanes == 2);  // they overlap without nesting
+}
+
+TEST_CASE("Signposts in several tables of one run are drawn once, from os-signpost") {
+  std::vector<SignpostRow> rows = {{1000, "Begin", "Load feed", 0x1a},
+                                   {3000, "End", "Load feed", 0x1a}};
+  // os-signpost-interval's pair of the same signposts, as Instruments derives it.
+  std::string interval_schema =
+      Schema("os-signpost-interval", {{"start", "start-time"},
+                                      {"duration", "duration"},
+                                      {"name", "string"},
+                                      {"category", "category"},
+                                      {"subsystem", "subsystem"},
+                                      {"identifier", "os-signpost-identifier"},
+                                      {"process", "process"}});
+  std::string interval_rows =
+      "<row><start-time>1000</start-time><duration>2000</duration><string>Load feed</string>"
+      "<category>Networking</category><subsystem>com.example.app</subsystem>"
+      "<os-signpost-identifier>26</os-signpost-identifier>" +
+      Process(1, "Loops", 77) + "</row>\n";
+  // In either order, and with the derived table of another run kept.
+  for (bool signposts_first : {true, false}) {
+    std::string signposts = Node(kSignpostSchema, SignpostRows(rows));
+    std::string derived = Node(interval_schema, interval_rows);
+    std::string other_run = Node(interval_schema, interval_rows, 2);
+    auto group = ImportText(Export(signposts_first ? signposts + derived + other_run
+                                                   : derived + other_run + signposts));
+    INFO(group.status().ToString());
+    REQUIRE(group.ok());
+    REQUIRE(group->interval_sources.size() == 2);
+    std::map<uint32_t, std::string> table_by_run;
+    for (const IntervalSource& source : group->interval_sources) {
+      CHECK(source.intervals == 1);
+      table_by_run[source.run] = source.table;
+    }
+    CHECK(table_by_run ==
+          std::map<uint32_t, std::string>{{1, "os-signpost"}, {2, "os-signpost-interval"}});
+    // The table left out is listed as not read.
+    for (const TableSummary& table : group->tables) {
+      CHECK(table.has_intervals == (table.schema == "os-signpost" || table.run == 2));
+    }
+  }
 }
 
 const std::string kHangsSchema = Schema("potential-hangs", {{"start", "start-time"},

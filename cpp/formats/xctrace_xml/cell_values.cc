@@ -4,7 +4,8 @@
 
 namespace instrumentscope::xctrace_xml {
 
-static_assert(static_cast<int>(Element::kTable) < 32, "drafting_ holds a bit per element kind");
+static_assert(static_cast<int>(Element::kOsLogMetadata) < 32,
+              "drafting_ holds a bit per element kind");
 
 bool CellValues::Nested(const OpenElement& open) {
   if (drafting_ & Bit(open.element)) {
@@ -44,7 +45,10 @@ void CellValues::Start(const OpenElement& open, const Attributes& attributes) {
       if (!Nested(open)) stacks_.StartKperf();
       break;
     case Element::kOther:
-      if (keep_texts_) texts_.Start(attributes);
+      if (keep_texts_) texts_.Start(attributes, false);
+      break;
+    case Element::kOsLogMetadata:
+      if (keep_texts_) texts_.Start(attributes, true);
       break;
     default: break;
   }
@@ -64,6 +68,7 @@ Value CellValues::Complete(const OpenElement& open, std::string_view text) {
     case Element::kKperfBt: return stacks_.EndKperf();
     case Element::kTextAddresses: return stacks_.ParseAddresses(text);
     case Element::kOther:
+    case Element::kOsLogMetadata:
       if (keep_texts_) return texts_.End(open.has_child, text);
       [[fallthrough]];
     default:
@@ -108,6 +113,9 @@ void CellValues::Deliver(const OpenElement& child, const OpenElement& parent, co
       break;
     case Element::kTaggedBacktrace:
       if (child.element == Element::kBacktrace) stacks_.SetTaggedStack(value.index);
+      break;
+    case Element::kOsLogMetadata:
+      if (keep_texts_) texts_.AddPiece(value);
       break;
     case Element::kKperfBt:
       if (child.element == Element::kTextAddresses) {

@@ -158,6 +158,7 @@ void DocumentReader::EndSchema() {
 }
 
 void DocumentReader::EndNode() {
+  if (node_reading_ == Reading::kIntervals) intervals_.EndTable();
   TableSummary summary;
   summary.run = node_run_;
   summary.schema = schema_seen_ ? layout_.schema : std::string("(no schema)");
@@ -166,6 +167,15 @@ void DocumentReader::EndNode() {
   summary.has_intervals = node_has_intervals_;
   tables_.push_back(std::move(summary));
   cells_.Clear();
+}
+
+Status DocumentReader::Finish() {
+  RETURN_IF_ERROR(intervals_.Finish());
+  // Tables whose signposts another table of their run holds are listed as not read.
+  for (TableSummary& table : tables_) {
+    if (intervals_.left_out().count({table.run, table.schema})) table.has_intervals = false;
+  }
+  return OkStatus();
 }
 
 }  // namespace instrumentscope::xctrace_xml

@@ -57,6 +57,10 @@ class DocumentReader {
     }
   }
 
+  // After the last element: what waits for the whole document (the
+  // signposts of tables that may repeat one another).
+  Status Finish();
+
   bool failed() const { return error_.failed(); }
   Status TakeError() { return error_.Take(); }
 

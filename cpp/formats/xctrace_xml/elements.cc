@@ -30,6 +30,7 @@ Element ElementFromName(std::string_view name) {
       {"text-address", Element::kTextAddress},
       {"run", Element::kRun},
       {"table", Element::kTable},
+      {"os-log-metadata", Element::kOsLogMetadata},
   };
   auto entry = elements.find(name);
   return entry == elements.end() ? Element::kOther : entry->second;

@@ -50,6 +50,7 @@ enum class Element : uint8_t {
   kTextAddress,
   kRun,
   kTable,
+  kOsLogMetadata,  // a signpost's or log's message, made of its pieces
 };
 
 Element ElementFromName(std::string_view name);

@@ -3,14 +3,17 @@
 #include <algorithm>
 #include <utility>
 
+#include "formats/signposts.h"
 #include "formats/xctrace_xml/labels.h"
 
 namespace instrumentscope::xctrace_xml {
 
 void IntervalRows::StartTable(IntervalLayout layout, uint32_t run) {
   layout_ = std::move(layout);
-  run_ = run;
-  sources_.clear();
+  table_.emplace(run, layout_.schema, layout_.during, layout_.during_name);
+  signposts_.clear();
+  signpost_events_.clear();
+  signpost_keys_.clear();
 }
 
 void IntervalRows::StartRow(uint64_t row) {
@@ -70,67 +73,163 @@ std::string_view IntervalRows::Text(IntervalRole role) const {
   return index < 0 ? std::string_view() : texts_.text(static_cast<uint32_t>(index)).text;
 }
 
-void IntervalRows::EndRow() {
+std::string IntervalRows::SignpostIdOfRow() const {
+  int64_t index = row_.texts[static_cast<size_t>(IntervalRole::kIdentifier)];
+  if (index < 0) return std::string();
+  // The id's own digits: its fmt is "0x1a", or "OS_SIGNPOST_ID_EXCLUSIVE".
+  const TextRecord& id = texts_.text(static_cast<uint32_t>(index));
+  return SignpostId(id.own.empty() ? id.text : id.own);
+}
+
+// The row's start and end, or nullopt when it has none or they make no
+// interval (the error set).
+std::optional<std::pair<int64_t, int64_t>> IntervalRows::RowSpan() {
   if (!row_.start) {
     error_.Set(RowError("has no start time"));
-    return;
+    return std::nullopt;
   }
   int64_t start = *row_.start;
   if (start < 0) {
     error_.Set(RowError("starts before the run, at " + std::to_string(start) + " ns"));
-    return;
+    return std::nullopt;
   }
   int64_t end = start;
   if (row_.duration) {
     if (*row_.duration < 0) {
       error_.Set(RowError("has a negative duration, " + std::to_string(*row_.duration) + " ns"));
-      return;
+      return std::nullopt;
     }
     if (*row_.duration > ProfileBuilder::kOpenEnd - 1 - start) {
       error_.Set(RowError("ends past the largest time (start " + std::to_string(start) +
                           " ns, duration " + std::to_string(*row_.duration) + " ns)"));
-      return;
+      return std::nullopt;
     }
     end = start + *row_.duration;
   } else if (row_.end) {
     if (*row_.end < start) {
       error_.Set(RowError("ends (at " + std::to_string(*row_.end) + " ns) before it starts (at " +
                           std::to_string(start) + " ns)"));
-      return;
+      return std::nullopt;
     }
     end = *row_.end;
   } else if (layout_.has_duration || layout_.has_end) {
     end = ProfileBuilder::kOpenEnd;  // still open when the recording stopped
   }
-
-  std::string name, label;
-  Label(&name, &label);
-  Status added = builder_.AddInterval(Source(), start, end, name, label);
-  if (!added.ok()) error_.Set(std::move(added));
+  return std::make_pair(start, end);
 }
 
-ProfileBuilder::IntervalSourceId IntervalRows::Source() {
+void IntervalRows::EndRow() {
+  std::optional<std::pair<int64_t, int64_t>> span = RowSpan();
+  if (!span) return;
+  if (layout_.kind == IntervalKind::kSignpostEvents) {
+    HoldSignpost(span->first);
+    return;
+  }
+  std::string name, label;
+  Label(&name, &label);
+  table_->Add(Source(), span->first, span->second, std::move(name), std::move(label));
+}
+
+size_t IntervalRows::Source() {
   std::string name =
       IntervalSourceName(layout_.kind, Text(IntervalRole::kGroup), Text(IntervalRole::kSubsystem),
                          Text(IntervalRole::kCategory));
   int64_t process = row_.process;
   if (process < 0 && row_.thread >= 0) process = threads_.thread(row_.thread).process;
-  int64_t pid = process >= 0 ? threads_.process(process).pid : -1;
-  auto key = std::make_pair(std::move(name), pid);
-  auto found = sources_.find(key);
-  if (found != sources_.end()) return found->second;
+  if (process < 0) return table_->Source(name, std::string(), -1);
+  const ProcessRecord& record = threads_.process(process);
+  return table_->Source(name, record.name, record.pid);
+}
 
-  ProfileBuilder::IntervalSourceDesc desc;
-  desc.run = run_;
-  desc.table = layout_.schema;
-  desc.name = key.first;
-  if (process >= 0) desc.process_name = threads_.process(process).name;
-  desc.pid = pid;
-  desc.during = layout_.during;
-  desc.during_name = layout_.during_name;
-  ProfileBuilder::IntervalSourceId source = builder_.AddIntervalSource(std::move(desc));
-  sources_.emplace(std::move(key), source);
-  return source;
+void IntervalRows::HoldSignpost(int64_t time) {
+  SignpostRow row;
+  row.source = Source();
+  std::string_view name = Text(IntervalRole::kName);
+  row.name = name.empty() ? "Signpost" : std::string(name);
+  row.id = SignpostIdOfRow();
+  row.message = std::string(Text(IntervalRole::kMessage));
+  // What makes a Begin and an End one interval: the source (process,
+  // subsystem, category), the name and the id; the thread too, for a
+  // signpost of thread scope.
+  std::string key = std::to_string(row.source);
+  for (std::string_view part : {name, std::string_view(row.id)}) key.append(1, '\0').append(part);
+  if (Text(IntervalRole::kScope) == "Thread" && row_.thread >= 0) {
+    key.append(1, '\0').append(std::to_string(threads_.thread(row_.thread).tid));
+  }
+  uint64_t key_id = signpost_keys_.try_emplace(key, signpost_keys_.size()).first->second;
+  // Without an event type, every row is a point in time.
+  EventRole role = row_.texts[static_cast<size_t>(IntervalRole::kEventType)] < 0
+                       ? EventRole::kPoint
+                       : SignpostRole(Text(IntervalRole::kEventType));
+  signpost_events_.push_back(KeyedEvent{time, key_id, role});
+  signposts_.push_back(std::move(row));
+}
+
+void IntervalRows::PairSignposts() {
+  std::map<size_t, uint64_t> unbegun;  // by source
+  for (const PairedEvents& pair : PairEvents(signpost_events_)) {
+    const SignpostRow& first = signposts_[pair.first()];
+    int64_t time = signpost_events_[pair.first()].time;
+    // The Begin's message, else the End's.
+    const std::string* message = &first.message;
+    if (message->empty() && !pair.unbegun() && !pair.unended()) {
+      message = &signposts_[pair.end].message;
+    }
+    int64_t start = time, end = time;
+    if (pair.unbegun()) {
+      // Begun before the recording started: kept, from the run's start.
+      start = 0;
+      ++unbegun[first.source];
+    } else if (pair.unended()) {
+      end = ProfileBuilder::kOpenEnd;  // drawn to the end of the run
+    } else {
+      end = signpost_events_[pair.end].time;
+    }
+    table_->Add(first.source, start, end, first.name,
+                SignpostLabel(first.name, first.id, *message));
+  }
+  for (const auto& [source, count] : unbegun) {
+    table_->AddWarning("INTERVALS_WITHOUT_BEGIN",
+                       std::to_string(count) + " of " + table_->SourceName(source) +
+                           " ended without beginning in the recording (begun before it "
+                           "started); drawn from the start of run " +
+                           std::to_string(table_->run()));
+  }
+}
+
+void IntervalRows::EndTable() {
+  if (!table_) return;
+  if (layout_.kind == IntervalKind::kSignpostEvents) PairSignposts();
+  signposts_.clear();
+  signpost_events_.clear();
+  signpost_keys_.clear();
+  TableIntervals table = std::move(*table_);
+  table_.reset();
+  if (std::optional<int> rank = SignpostTableRank(layout_.kind)) {
+    held_.emplace_back(*rank, std::move(table));
+    return;
+  }
+  Status committed = std::move(table).Commit(builder_);
+  if (!committed.ok()) error_.Set(std::move(committed));
+}
+
+Status IntervalRows::Finish() {
+  std::map<uint32_t, int> first_rank;  // per run, the first kind of signpost table it has rows of
+  for (const auto& [rank, table] : held_) {
+    if (table.empty()) continue;
+    auto [entry, inserted] = first_rank.try_emplace(table.run(), rank);
+    if (!inserted) entry->second = std::min(entry->second, rank);
+  }
+  for (auto& [rank, table] : held_) {
+    auto first = first_rank.find(table.run());
+    if (first != first_rank.end() && rank > first->second) {
+      left_out_.emplace(table.run(), table.schema());
+      continue;
+    }
+    RETURN_IF_ERROR(std::move(table).Commit(builder_));
+  }
+  held_.clear();
+  return OkStatus();
 }
 
 void IntervalRows::Label(std::string* name, std::string* label) const {
@@ -139,13 +238,10 @@ void IntervalRows::Label(std::string* name, std::string* label) const {
     case IntervalKind::kPointsOfInterest:
     case IntervalKind::kSignposts: {
       *name = std::string(Text(IntervalRole::kName));
-      if (name->empty()) *name = "Interval";
-      *label = *name;
-      std::string_view id = Text(IntervalRole::kIdentifier);
-      if (!id.empty()) *label += " \xE2\x80\x94 id " + SignpostId(id);  // " — id "
+      if (name->empty()) *name = "Signpost";
       std::string_view message = Text(IntervalRole::kStartMessage);
       if (message.empty()) message = Text(IntervalRole::kEndMessage);
-      if (!message.empty()) *label += ": " + std::string(message);
+      *label = SignpostLabel(*name, SignpostIdOfRow(), message);
       return;
     }
     default: break;

@@ -1,9 +1,15 @@
 // The rows of an interval table, made intervals: each cell is taken by its
-// column's role in the table's IntervalLayout, and the row, once it ends, is
-// added to the ProfileBuilder in its source: one per table, process (when the
-// table names one) and group (a display; a signpost's subsystem and category).
-// Sources are named and intervals labelled as a person reads them: "Points of
-// Interest — com.example.app", "Load feed — id 0x1a: 3 items".
+// column's role in the table's IntervalLayout, and each row, once it ends,
+// becomes an interval of its source: one per table, process (when the table
+// names one) and group (a display; a signpost's subsystem and category).
+// os-signpost rows are held until their table ends, then paired as
+// Instruments pairs them (model/event_pairing.h). Sources are named and
+// intervals labelled as a person reads them: "Points of Interest —
+// com.example.app", "Load feed — id 0x1a: 3 items".
+//
+// os-signpost, os-signpost-interval and region-of-interest hold the same
+// signposts (Instruments derives the last two from the first): a run keeps
+// those of the first it has, in that order, and the others are left out.
 //
 // Not supported: rows without a start (an error), with a negative duration or
 // an end before the start (errors). A row with neither duration nor end in a
@@ -16,13 +22,18 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "formats/xctrace_xml/elements.h"
 #include "formats/xctrace_xml/interval_tables.h"
+#include "formats/xctrace_xml/table_intervals.h"
 #include "formats/xctrace_xml/text_cells.h"
 #include "formats/xctrace_xml/threads.h"
+#include "model/event_pairing.h"
 #include "model/profile_builder.h"
 
 namespace instrumentscope::xctrace_xml {
@@ -40,13 +51,35 @@ class IntervalRows {
   // A direct child of the <row>, the next column's.
   void AssignCell(const OpenElement& cell, const Value& value);
   void EndRow();
+  // The table's <node> ends: its intervals go to the builder, or wait for
+  // Finish() if they are signposts another table may repeat.
+  void EndTable();
+  // The document ends: each run's signposts, from the first table of them it has.
+  Status Finish();
+  // The tables Finish() left out for holding what another table of their run
+  // did, as (run, schema).
+  const std::set<std::pair<uint32_t, std::string>>& left_out() const { return left_out_; }
 
  private:
+  // An os-signpost row, kept until its table is paired.
+  struct SignpostRow {
+    size_t source;
+    std::string name;
+    std::string id;
+    std::string message;
+  };
+
   // The text of a cell this row gave, or empty.
   std::string_view Text(IntervalRole role) const;
+  // The row's signpost id as Instruments shows it ("0x1a"; nothing for
+  // OS_SIGNPOST_ID_EXCLUSIVE).
+  std::string SignpostIdOfRow() const;
   Status RowError(const std::string& what) const;
-  ProfileBuilder::IntervalSourceId Source();
+  std::optional<std::pair<int64_t, int64_t>> RowSpan();
+  size_t Source();
   void Label(std::string* name, std::string* label) const;
+  void HoldSignpost(int64_t time);
+  void PairSignposts();
 
   ProfileBuilder& builder_;
   ThreadCells& threads_;
@@ -54,9 +87,15 @@ class IntervalRows {
   FirstError& error_;
 
   IntervalLayout layout_;
-  uint32_t run_ = 1;
-  // This table's sources, by name and pid.
-  std::map<std::pair<std::string, int64_t>, ProfileBuilder::IntervalSourceId> sources_;
+  std::optional<TableIntervals> table_;
+  // Tables of signposts, with their SignpostTableRank, until the document ends.
+  std::vector<std::pair<int, TableIntervals>> held_;
+  std::set<std::pair<uint32_t, std::string>> left_out_;
+
+  // os-signpost rows of the current table, and what pairs them.
+  std::vector<SignpostRow> signposts_;
+  std::vector<KeyedEvent> signpost_events_;
+  std::map<std::string, uint64_t> signpost_keys_;
 
   size_t cells_ = 0;
   struct {
@@ -67,7 +106,7 @@ class IntervalRows {
     int64_t thread = -1;
     int64_t process = -1;
     // Per role, the text cell that gave it (an index in TextCells), else -1.
-    int64_t texts[static_cast<size_t>(IntervalRole::kGroup) + 1];
+    int64_t texts[kIntervalRoles];
   } row_;
 };
 

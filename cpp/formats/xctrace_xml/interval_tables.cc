@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "formats/names.h"
+#include "formats/signposts.h"
 #include "formats/xctrace_xml/elements.h"
 
 namespace instrumentscope::xctrace_xml {
@@ -28,6 +29,7 @@ const std::vector<IntervalTable>& IntervalTables() {
       {"region-of-interest", IntervalKind::kPointsOfInterest, "", "", DuringViews::kBusiestNames,
        ""},
       {"os-signpost-interval", IntervalKind::kSignposts, "", "", DuringViews::kBusiestNames, ""},
+      {"os-signpost", IntervalKind::kSignpostEvents, "", "", DuringViews::kBusiestNames, ""},
       {"potential-hangs", IntervalKind::kHangs, "hang-type", "", DuringViews::kAll, "hangs"},
       {"hang-risks", IntervalKind::kHangRisks, "message", "", DuringViews::kNone, ""},
       {"app-spin", IntervalKind::kAppSpins, "event", "", DuringViews::kAll, "spins"},
@@ -69,6 +71,7 @@ std::optional<IntervalLayout> ReadIntervalLayout(const std::string& schema,
   layout.schema = schema;
   layout.kind = table->kind;
   bool has_start = false, has_thread = false, has_process = false;
+  bool signpost_events = table->kind == IntervalKind::kSignpostEvents;
   for (const Column& column : columns) {
     const std::string& mnemonic = column.mnemonic;
     IntervalRole role = IntervalRole::kIgnored;
@@ -100,6 +103,12 @@ std::optional<IntervalLayout> ReadIntervalLayout(const std::string& schema,
       role = IntervalRole::kStartMessage;
     } else if (mnemonic == "end-message") {
       role = IntervalRole::kEndMessage;
+    } else if (signpost_events && mnemonic == "event-type") {
+      role = IntervalRole::kEventType;
+    } else if (signpost_events && mnemonic == "scope") {
+      role = IntervalRole::kScope;
+    } else if (signpost_events && mnemonic == "message") {
+      role = IntervalRole::kMessage;
     } else if (!table->label_column.empty() && mnemonic == table->label_column) {
       role = IntervalRole::kLabel;
     } else if (!table->group_column.empty() && mnemonic == table->group_column) {
@@ -109,7 +118,8 @@ std::optional<IntervalLayout> ReadIntervalLayout(const std::string& schema,
   }
   if (!has_start) return std::nullopt;
   // Single events hold no samples: no views of what happened during them.
-  if (layout.has_duration || layout.has_end) {
+  // Signpost rows begin and end intervals.
+  if (layout.has_duration || layout.has_end || layout.kind == IntervalKind::kSignpostEvents) {
     layout.during = table->during;
     layout.during_name = std::string(table->during_name);
   }
@@ -163,9 +173,7 @@ std::string IntervalSourceName(IntervalKind kind, std::string_view group,
     case IntervalKind::kThermalState: return "Thermal state";
     case IntervalKind::kPointsOfInterest: return with("Points of Interest", subsystem, category);
     case IntervalKind::kSignposts:
-      // os_signpost's Points of Interest category is what Instruments shows as such.
-      if (category == "PointsOfInterest") return with("Points of Interest", subsystem);
-      return with("Signposts", subsystem, category);
+    case IntervalKind::kSignpostEvents: return SignpostSourceName(subsystem, category);
     case IntervalKind::kHangs: return "Hangs";
     case IntervalKind::kHangRisks: return "Hang risks";
     case IntervalKind::kAppSpins: return "App spins";
@@ -174,8 +182,17 @@ std::string IntervalSourceName(IntervalKind kind, std::string_view group,
   return "Intervals";
 }
 
+std::optional<int> SignpostTableRank(IntervalKind kind) {
+  switch (kind) {
+    case IntervalKind::kSignpostEvents: return 0;
+    case IntervalKind::kSignposts: return 1;
+    case IntervalKind::kPointsOfInterest: return 2;
+    default: return std::nullopt;
+  }
+}
+
 std::string SignpostId(std::string_view text) {
-  if (auto number = ParseDecimal<uint64_t>(text)) return HexAddress(*number);
+  if (auto number = ParseDecimal<uint64_t>(text)) return SignpostIdText(*number);
   return std::string(text);
 }
 

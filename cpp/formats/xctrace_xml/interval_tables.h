@@ -6,7 +6,8 @@
 // took). Columns are found by mnemonic and engineering type, never by
 // position; FORMAT.md lists what each table was seen with.
 //
-// Not read: any other table; columns other than those named here.
+// Not read: any other table; columns other than those named here; os-signpost
+// rows' format strings, backtraces and emit locations.
 #ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_INTERVAL_TABLES_H_
 #define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_INTERVAL_TABLES_H_
 
@@ -34,16 +35,21 @@ enum class IntervalRole : uint8_t {
   kIdentifier,  // a signpost's id
   kStartMessage,
   kEndMessage,
-  kLabel,  // what the table's intervals are: a thermal state, a hang type, a period…
-  kGroup,  // what splits the table into sources besides the process: a display
+  kLabel,      // what the table's intervals are: a thermal state, a hang type, a period…
+  kGroup,      // what splits the table into sources besides the process: a display
+  kEventType,  // a signpost row's "Begin", "End" or "Event"
+  kScope,      // a signpost's "Process", "System" or "Thread"
+  kMessage,    // a signpost row's message
 };
+inline constexpr size_t kIntervalRoles = static_cast<size_t>(IntervalRole::kMessage) + 1;
 
 // What a table's intervals are, for naming sources and labelling intervals.
 enum class IntervalKind : uint8_t {
   kVsyncs,
   kThermalState,
   kPointsOfInterest,
-  kSignposts,
+  kSignposts,       // os-signpost-interval: ready-made intervals
+  kSignpostEvents,  // os-signpost: begins, ends and events, paired as Instruments pairs them
   kHangs,
   kHangRisks,
   kAppSpins,
@@ -79,13 +85,19 @@ struct WeightedLayout {
 std::optional<WeightedLayout> ReadWeightedLayout(const std::string& schema,
                                                  const std::vector<Column>& columns);
 
+// Whether a table repeats the signposts of others (os-signpost,
+// os-signpost-interval, region-of-interest): its rank among them, the table
+// Instruments derives the others from first; nullopt for other tables.
+std::optional<int> SignpostTableRank(IntervalKind kind);
+
 // "Display vsyncs — Built-In Display", "Points of Interest — com.example.app",
 // "Signposts — com.example.app / Networking", "Hangs"…: the parts a row gives.
 std::string IntervalSourceName(IntervalKind kind, std::string_view group,
                                std::string_view subsystem, std::string_view category);
 
-// A signpost's id as Instruments shows it: as the export's text has it, in
-// hexadecimal when that is a decimal number ("26" is "0x1a").
+// A signpost's id as Instruments shows it: in hexadecimal when the export's
+// text is a decimal number ("26" is "0x1a"), nothing for
+// OS_SIGNPOST_ID_EXCLUSIVE, else as the text has it.
 std::string SignpostId(std::string_view text);
 
 }  // namespace instrumentscope::xctrace_xml

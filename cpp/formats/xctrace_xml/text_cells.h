@@ -2,7 +2,9 @@
 // as intervals: an element's `fmt` attribute (`<thermal-state fmt="Nominal">`,
 // `<narrative fmt="VSync Request 00:00.006.211">`), else its own text, and
 // the number its text holds, if any (`<start-time fmt="00:00.006.211">
-// 6211291</start-time>`). Kept for one <node>, as the ids that point at them
+// 6211291</start-time>`); a message (`<os-log-metadata>`), the own texts of
+// its pieces in order (`<narrative-text>bytes=</narrative-text><uint64
+// fmt="1.000">1000</uint64>` is "bytes=1000"). Kept for one <node>, as the ids that point at them
 // are, and only while CellValues is told to: CPU sample tables never pay for
 // them.
 //
@@ -22,14 +24,21 @@
 namespace instrumentscope::xctrace_xml {
 
 struct TextRecord {
-  std::string text;               // the fmt, else the element's own text
+  std::string text;               // the fmt, else the element's own text; a message, its pieces
   std::optional<int64_t> number;  // the element's text, when it is a decimal integer
+  std::string own;  // a number's own digits, when its fmt shows them otherwise ("1.000")
 };
 
 class TextCells {
  public:
-  // An element starts; its fmt is kept until it ends (elements nest).
-  void Start(const Attributes& attributes) { fmts_.push_back(attributes.Decoded("fmt")); }
+  // An element starts; its fmt is kept until it ends (elements nest). A
+  // composed one (a message) is the text of its pieces, its fmt only when
+  // it has none: xctrace's fmt of a message joins the pieces with spaces and
+  // shows numbers as the Mac's locale does ("bytes= 1.000").
+  void Start(const Attributes& attributes, bool composed);
+  // A piece of the composed element open innermost: a child's text, a
+  // number's own digits.
+  void AddPiece(const Value& child);
   // It ends: `text` followed its last tag inside.
   Value End(bool has_child, std::string_view text);
 
@@ -38,7 +47,12 @@ class TextCells {
   void Clear();
 
  private:
-  std::vector<std::string> fmts_;  // of the elements open, innermost last
+  struct Open {
+    std::string fmt;
+    bool composed;
+    std::string pieces;
+  };
+  std::vector<Open> open_;  // innermost last
   std::vector<TextRecord> records_;
 };
 

@@ -58,6 +58,7 @@ class XmlImporter final : public StreamImporter {
 
 Status XmlImporter::Finish() {
   RETURN_IF_ERROR(tokenizer_.Finish());
+  RETURN_IF_ERROR(reader_.Finish());
 
   if (reader_.is_table_of_contents()) return reader_.table_of_contents().Error();
   const std::vector<TableSummary>& tables = reader_.tables();
