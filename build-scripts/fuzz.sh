@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (clang, AddressSanitizer + UndefinedBehaviorSanitizer)
-# and runs each for SECONDS, seeded from the Instruments corpus and tests/malformed.
+# Builds the libFuzzer targets (the checked build: clang, AddressSanitizer +
+# UndefinedBehaviorSanitizer) and runs each for SECONDS, seeded from the
+# Instruments corpus and tests/malformed.
 #   build-scripts/fuzz.sh [SECONDS] [TARGET...]     (default: 60 seconds, every target)
 # What a run learns stays in build/fuzz/corpus/<target> for the next run. A crash,
 # hang or memory blow-up is kept in build/fuzz/findings/<target>/ and fails the
@@ -16,12 +17,8 @@ targets=("$@")
 ((${#targets[@]})) || targets=("${all_targets[@]}")
 FUZZ_DIR="$BUILD_DIR/fuzz"
 
-"$ROOT_DIR/build-scripts/bootstrap.sh"
-
-log "Building the fuzz targets"
-CC=clang CXX=clang++ cmake -S "$ROOT_DIR" -B "$FUZZ_DIR/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DINSTRUMENTSCOPE_FUZZ=ON >/dev/null
-cmake --build "$FUZZ_DIR/build" -j"$JOBS"
+log "Building the fuzz targets (the checked build; npm test has built them already)"
+"$ROOT_DIR/build-scripts/checked-build.sh" "${targets[@]/#/fuzz_}"
 
 log "Collecting seeds"
 rm -rf "$FUZZ_DIR/seeds"
@@ -34,7 +31,7 @@ for target in "${targets[@]}"; do
   # Inputs kept from earlier findings are seeds too.
   regressions=()
   [[ -d "$ROOT_DIR/tests/fuzz/$target" ]] && regressions=("$ROOT_DIR/tests/fuzz/$target")
-  if ! "$FUZZ_DIR/build/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 \
+  if ! "$CHECKED_BUILD_DIR/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 \
       -rss_limit_mb=2048 -max_len=1048576 -print_final_stats=1 \
       -artifact_prefix="$FUZZ_DIR/findings/$target/" \
       "$FUZZ_DIR/corpus/$target" "$FUZZ_DIR/seeds/$target" "${regressions[@]}" \

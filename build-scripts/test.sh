@@ -1,26 +1,24 @@
 #!/usr/bin/env bash
 # Runs every test: the tree's formatting and lint (lint.sh), native Catch2
-# tests (plain and under AddressSanitizer + UndefinedBehaviorSanitizer)
-# through ctest, a short pass of every fuzz target, the JS tests, which drive
-# the very .wasm the package ships, and the page's end-to-end tests in
-# Chromium (screenshots in test-artifacts/e2e). Installs and builds what is
-# missing first.
+# tests through ctest, plain and in the checked build (clang, AddressSanitizer
+# + UndefinedBehaviorSanitizer), a short pass of every fuzz target from that
+# same build, the JS tests, which drive the very .wasm the package ships, and
+# the page's end-to-end tests in Chromium (screenshots in test-artifacts/e2e).
+# Installs and builds what is missing first.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 "$ROOT_DIR/build-scripts/lint.sh"
 "$ROOT_DIR/build-scripts/build.sh" native wasm
 
-log "Building the native tests with sanitizers"
-cmake -S "$ROOT_DIR" -B "$BUILD_DIR/sanitize" -DCMAKE_BUILD_TYPE=Debug \
-  -DINSTRUMENTSCOPE_SANITIZE=ON >/dev/null
-cmake --build "$BUILD_DIR/sanitize" -j"$JOBS" --target instrumentscope_tests
+log "Building the tests and fuzz targets with sanitizers (clang)"
+"$ROOT_DIR/build-scripts/checked-build.sh"
 
 log "Native tests"
 ctest --test-dir "$BUILD_DIR/native" --output-on-failure -j"$JOBS"
 
 log "Native tests under AddressSanitizer and UndefinedBehaviorSanitizer"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir "$BUILD_DIR/sanitize" --output-on-failure -j"$JOBS"
+  ctest --test-dir "$CHECKED_BUILD_DIR" --output-on-failure -j"$JOBS"
 
 log "A short fuzzing pass (libFuzzer, ${INSTRUMENTSCOPE_FUZZ_SECONDS:-10} s per target)"
 "$ROOT_DIR/build-scripts/fuzz.sh" "${INSTRUMENTSCOPE_FUZZ_SECONDS:-10}"
