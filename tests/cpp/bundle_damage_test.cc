@@ -310,11 +310,17 @@ TEST_CASE("Tables that only name or are only listed cost one warning each, with 
   REQUIRE(whole.ok());
 
   testing::ScratchCopy bundle(*corpus);
-  // Run 3's thread-name table and run 1's time-sample table, cut short.
+  // Run 3's thread-name table and run 1's time-sample table, cut short; run
+  // 1's without its descriptor, which would count its rows unread.
   std::string names = "corespace/run3/core/stores/indexed-store-12/bulkstore";
   std::string listed = "corespace/run1/core/stores/indexed-store-10/bulkstore";
   CutShort(bundle / names, fs::file_size(bundle / names) / 2);
   CutShort(bundle / listed, fs::file_size(bundle / listed) / 2);
+  fs::remove(bundle / "corespace/run1/core/stores/indexed-store-10/bulkstore_descriptor");
+  // Run 2's time-sample table, cut short: it is only listed, with the rows
+  // its descriptor counts, and not inflated at all.
+  std::string counted = "corespace/run2/core/stores/indexed-store-10/bulkstore";
+  CutShort(bundle / counted, fs::file_size(bundle / counted) / 2);
   auto damaged = testing::ImportFolder(bundle.path());
   INFO(damaged.status().ToString());
   REQUIRE(damaged.ok());
@@ -331,6 +337,8 @@ TEST_CASE("Tables that only name or are only listed cost one warning each, with 
                                " is damaged (its row count: it is listed with 0 rows): "));
   CHECK(ListedRows(*damaged, 3, "thread-name") == uint64_t{0});
   CHECK(ListedRows(*damaged, 1, "time-sample") == uint64_t{0});
+  CHECK(ListedRows(*damaged, 2, "time-sample") == ListedRows(*whole, 2, "time-sample"));
+  CHECK(ListedRows(*whole, 2, "time-sample") == uint64_t{253509});
   CHECK(RunSamples(*damaged, 3) == RunSamples(*whole, 3));
   for (uint32_t run : {1, 2, 4}) {
     INFO("run " << run);

@@ -96,6 +96,29 @@ Result<StoreSchema> ParseStoreSchema(ByteSpan xml) {
   return schema;
 }
 
+namespace {
+
+// `next_event_id` of the descriptor's `_props` dictionary, if it has one.
+Result<std::optional<uint64_t>> EventCount(const KeyedArchive& archive, uint32_t props) {
+  std::vector<std::pair<uint32_t, uint32_t>> entries;
+  ASSIGN_OR_RETURN(entries, archive.DictionaryEntries(props));
+  for (const auto& [key, value] : entries) {
+    std::string_view name;
+    ASSIGN_OR_RETURN(name, archive.String(key));
+    if (name != "next_event_id") continue;
+    int64_t count;
+    ASSIGN_OR_RETURN(count, archive.Integer(value));
+    if (count < 0) {
+      return Status(ErrorCode::kKeyedArchiveCorrupt,
+                    "the descriptor counts " + std::to_string(count) + " rows");
+    }
+    return std::optional<uint64_t>(static_cast<uint64_t>(count));
+  }
+  return std::optional<uint64_t>();
+}
+
+}  // namespace
+
 Result<StoreDescriptor> ReadDescriptor(const KeyedArchive& archive) {
   // $top.root is an XREventDescriptor whose $0 holds the properties.
   uint32_t root, properties;
@@ -109,6 +132,8 @@ Result<StoreDescriptor> ReadDescriptor(const KeyedArchive& archive) {
     ASSIGN_OR_RETURN(name, archive.String(key));
     if (name == "_maxEventSize") {
       ASSIGN_OR_RETURN(descriptor.max_event_size, archive.Integer(value));
+    } else if (name == "_props") {
+      ASSIGN_OR_RETURN(descriptor.event_count, EventCount(archive, value));
     } else if (name == "_fields") {
       std::vector<uint32_t> fields;
       ASSIGN_OR_RETURN(fields, archive.ArrayElements(value));

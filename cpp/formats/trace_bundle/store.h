@@ -85,6 +85,8 @@ struct DescriptorField {
 struct StoreDescriptor {
   int64_t max_event_size = 0;
   std::vector<DescriptorField> fields;
+  // `_props.next_event_id`: the rows written, padding not counted [9.3.1 – 26.2].
+  std::optional<uint64_t> event_count;
 };
 
 Result<StoreDescriptor> ReadDescriptor(const KeyedArchive& archive);

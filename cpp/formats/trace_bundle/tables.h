@@ -100,7 +100,8 @@ class TableRows {
 };
 
 Result<TableRows> ReadRows(BundleFiles& files, const Table& table);
-// The rows of a table that is only listed, counted a piece at a time.
+// The rows of a table that is only listed: as its descriptor counts them,
+// else counted a piece at a time (Instruments 8; a descriptor that cannot be read).
 Result<uint64_t> CountRows(BundleFiles& files, const Table& table);
 
 // What the rows of one run refer to: arrays in the run's uniquer, strings in
