@@ -161,20 +161,17 @@ class RunLoopIntervals {
     std::vector<RunLoopEvent> events;
     std::vector<KeyedEvent> keyed;
     RETURN_IF_ERROR(ReadRunLoopEvents(reader_, &events, &keyed));
-    // A run loop's run starts before the iterations it holds but is written after them.
+    // Paired in time order: a run loop's run starts before the iterations it
+    // holds but is written after them.
     for (const PairedEvents& pair : PairEvents(keyed)) {
       const RunLoopEvent& first = events[pair.first()];
-      int64_t time = keyed[pair.first()].time;
       if (pair.unbegun()) {
         IntervalReader::SourceIndex source;
         ASSIGN_OR_RETURN(source, SourceOf(first.thread));
         ++unbegun_[source];
-        RETURN_IF_ERROR(Add(first, 0, time));
-      } else if (pair.unended()) {
-        RETURN_IF_ERROR(Add(first, time, ProfileBuilder::kOpenEnd));
-      } else {
-        RETURN_IF_ERROR(Add(first, time, keyed[pair.end].time));
       }
+      RETURN_IF_ERROR(
+          Add(first, pair.StartTime(keyed), pair.EndTime(keyed, ProfileBuilder::kOpenEnd)));
     }
     return OkStatus();
   }

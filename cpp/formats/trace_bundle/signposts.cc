@@ -128,19 +128,19 @@ class SignpostPairing {
     }
     for (const PairedEvents& pair : PairEvents(events)) {
       const Signpost& first = signposts[pair.first()];
-      const Signpost* end = pair.unended() ? nullptr : &signposts[pair.end];
+      // The End, whose message stands in for its Begin's; none for a point,
+      // which is its own, or for an interval that never ended.
+      const Signpost* end =
+          pair.unended() || pair.end == pair.first() ? nullptr : &signposts[pair.end];
       if (pair.unbegun()) {
         // Begun before the recording started: kept, from the run's start.
         IntervalReader::SourceIndex source;
         ASSIGN_OR_RETURN(source, Source(first));
         ++unbegun_[source];
-        RETURN_IF_ERROR(Add(first, nullptr, 0, first.time));
-      } else if (pair.unended()) {
-        // Never ended: the builder draws it to the run's end.
-        RETURN_IF_ERROR(Add(first, nullptr, first.time, ProfileBuilder::kOpenEnd));
-      } else {
-        RETURN_IF_ERROR(Add(first, end == &first ? nullptr : end, first.time, end->time));
       }
+      // Never ended: the builder draws it to the run's end.
+      RETURN_IF_ERROR(
+          Add(first, end, pair.StartTime(events), pair.EndTime(events, ProfileBuilder::kOpenEnd)));
     }
     return OkStatus();
   }

@@ -169,23 +169,15 @@ void IntervalRows::PairSignposts() {
   std::map<size_t, uint64_t> unbegun;  // by source
   for (const PairedEvents& pair : PairEvents(signpost_events_)) {
     const SignpostRow& first = signposts_[pair.first()];
-    int64_t time = signpost_events_[pair.first()].time;
     // The Begin's message, else the End's.
     const std::string* message = &first.message;
     if (message->empty() && !pair.unbegun() && !pair.unended()) {
       message = &signposts_[pair.end].message;
     }
-    int64_t start = time, end = time;
-    if (pair.unbegun()) {
-      // Begun before the recording started: kept, from the run's start.
-      start = 0;
-      ++unbegun[first.source];
-    } else if (pair.unended()) {
-      end = ProfileBuilder::kOpenEnd;  // drawn to the end of the run
-    } else {
-      end = signpost_events_[pair.end].time;
-    }
-    table_->Add(first.source, start, end, first.name,
+    // Begun before the recording started: kept, from the run's start.
+    if (pair.unbegun()) ++unbegun[first.source];
+    table_->Add(first.source, pair.StartTime(signpost_events_),
+                pair.EndTime(signpost_events_, ProfileBuilder::kOpenEnd), first.name,
                 SignpostLabel(first.name, first.id, *message));
   }
   for (const auto& [source, count] : unbegun) {
