@@ -22,8 +22,14 @@ using JsonSink = std::function<bool(std::string_view piece)>;
 
 inline constexpr size_t kJsonPieceBytes = 1 << 20;
 
+// The most the writer keeps of the texts of stacks it has written, to copy
+// them when they come again; past it, stacks are put together again each
+// time. The largest corpus bundle's 184k sampled stacks take 30 MB.
+inline constexpr size_t kKeptStackTextBytes = size_t{64} << 20;
+
 // Returns false when the sink stopped it.
-bool WriteJson(const ProfileGroup& group, const JsonSink& sink);
+bool WriteJson(const ProfileGroup& group, const JsonSink& sink,
+               size_t kept_stack_text_bytes = kKeptStackTextBytes);
 void WriteJson(const ProfileGroup& group, std::ostream& out);
 
 // The profiles at `profiles` (indices into group.profiles, in that order) as

@@ -5,6 +5,8 @@
 //   instrumentscope-native INPUT [-o OUT] [--run N] [--folded] [--list]
 //                          [--symbols FILE[@LOADADDR]]... [--no-demangle]
 
+#include <malloc.h>
+
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -186,9 +188,22 @@ int WriteOutput(const instrumentscope::ProfileGroup& group, const CommandLine& c
   return out ? 0 : 1;
 }
 
+// An import holds its tables, then its samples, then its profiles and their
+// JSON, each freed as the next is made. glibc returns large freed blocks to
+// the system at once and faults fresh pages in for the next: on a virtual
+// machine a page fault costs microseconds, and the largest corpus bundle took
+// 50k of them (a sixth of its time). Kept, freed memory is reused: 31k.
+void ReuseFreedMemory() {
+#ifdef __GLIBC__
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  ReuseFreedMemory();
   std::optional<CommandLine> command = ParseCommandLine(argc, argv);
   if (!command) return Usage();
 
