@@ -35,9 +35,9 @@ struct PairedEvents {
   bool unended() const { return end == kNone; }
   // The event whose name and message label the interval: its begin's, else its end's.
   size_t first() const { return begin == kNone ? end : begin; }
-  // When it starts: its begin's time, or the run's start (0) when unbegun.
-  int64_t StartTime(const std::vector<KeyedEvent>& events) const {
-    return unbegun() ? 0 : events[begin].time;
+  // When it starts: its begin's time, or `open_start` (the builder's kOpenStart) when unbegun.
+  int64_t StartTime(const std::vector<KeyedEvent>& events, int64_t open_start) const {
+    return unbegun() ? open_start : events[begin].time;
   }
   // When it ends: its end's time, or `open_end` (the builder's kOpenEnd) when unended.
   int64_t EndTime(const std::vector<KeyedEvent>& events, int64_t open_end) const {

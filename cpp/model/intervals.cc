@@ -79,6 +79,10 @@ ProfileBuilder::IntervalSourceId ProfileBuilder::AddIntervalSource(IntervalSourc
 
 Status ProfileBuilder::AddInterval(IntervalSourceId source, int64_t start, int64_t end,
                                    std::string_view name, std::string_view label) {
+  if (start == kOpenStart) {
+    start = 0;
+    ++interval_sources_[source].unbegun;
+  }
   if (start < 0 || end < start) {
     return Status(ErrorCode::kBadSample, "interval from " + std::to_string(start) + " to " +
                                              std::to_string(end) +
@@ -120,8 +124,19 @@ std::map<uint32_t, int64_t> ProfileBuilder::ExtendToIntervals(
   return run_end;
 }
 
-// Intervals that began and never ended run to the end of the recording.
+// Intervals that began and never ended run to the end of the recording;
+// those that ended without beginning were drawn from its start.
 void ProfileBuilder::EndOpenIntervals(const std::map<uint32_t, int64_t>& run_end) {
+  for (const SourceState& state : interval_sources_) {
+    if (!state.unbegun) continue;
+    const IntervalSource& source = state.summary;
+    AddWarning("INTERVALS_WITHOUT_BEGIN",
+               std::to_string(state.unbegun) + " of " +
+                   JoinName({source.name, source.process_label}) +
+                   " ended without beginning in the recording (begun before it started); drawn "
+                   "from the start of run " +
+                   std::to_string(source.run));
+  }
   std::vector<uint64_t> unended(interval_sources_.size());
   for (Interval& interval : intervals_) {
     if (interval.end != kOpenEnd) continue;

@@ -109,6 +109,9 @@ class ProfileBuilder {
   IntervalSourceId AddIntervalSource(IntervalSourceDesc desc);
   // An end no row gave: the interval runs to the end of its run.
   static constexpr int64_t kOpenEnd = INT64_MAX;
+  // A start no row gave (it began before the recording): the interval runs
+  // from the start of its run.
+  static constexpr int64_t kOpenStart = INT64_MIN;
   // Times in nanoseconds since the run started. `label` is the interval's
   // frame as a person reads it ("Load feed — id 0x1a: 3 items"); `name`
   // groups intervals for "during" views ("Load feed").
@@ -216,8 +219,8 @@ class ProfileBuilder {
   std::vector<DuringGroup> DuringGroups(IntervalSourceId source) const;
   Result<std::vector<Profile>> MakeDuringViews() const;
   // intervals.cc: where each run with intervals ends (its CPU samples'
-  // timelines extended to its intervals), open intervals ended there, and
-  // their evented profiles.
+  // timelines extended to its intervals), open intervals ended there (and
+  // those open at either end said), and their evented profiles.
   std::map<uint32_t, int64_t> ExtendToIntervals(std::vector<int64_t>* timeline_end) const;
   void EndOpenIntervals(const std::map<uint32_t, int64_t>& run_end);
   Status AddIntervalProfiles(const std::map<uint32_t, int64_t>& run_end, ProfileGroup* group);
@@ -240,6 +243,7 @@ class ProfileBuilder {
     IntervalSource summary;  // counts filled in by Build()
     DuringViews during;
     std::string during_name;
+    uint64_t unbegun = 0;  // intervals added with kOpenStart
   };
   std::vector<SourceState> interval_sources_;
   std::vector<Interval> intervals_;

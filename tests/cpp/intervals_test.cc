@@ -144,6 +144,26 @@ TEST_CASE("The run ends with its last interval; those without an end are drawn t
         "1 of Thermal state began and never ended in the recording; drawn to the end of run 1");
 }
 
+TEST_CASE("Intervals without a start are drawn from the run's start and said") {
+  ProfileBuilder builder;
+  auto launch = builder.AddIntervalSource(Source{1, "os-signpost", "Signposts", "app", 42, {}, {}});
+  REQUIRE(builder.AddInterval(launch, ProfileBuilder::kOpenStart, 40, "launch", "launch").ok());
+  REQUIRE(builder.AddInterval(launch, ProfileBuilder::kOpenStart, 60, "launch", "launch").ok());
+  REQUIRE(builder.AddInterval(launch, 70, 90, "load", "load").ok());
+  auto group = std::move(builder).Build("trace", "test");
+  REQUIRE(group.ok());
+  CHECK(group->interval_sources[0].intervals == 3);
+  CHECK(group->interval_sources[0].total_duration == 40 + 60 + 20);
+  auto lanes = OfKind(*group, ProfileKind::kIntervals);
+  REQUIRE(lanes.size() == 1);  // [0,60] holds [0,40]
+  CHECK(lanes[0]->events.front().at == 0);
+  std::vector<std::string> unbegun = testing::WarningMessages(*group, "INTERVALS_WITHOUT_BEGIN");
+  REQUIRE(unbegun.size() == 1);
+  CHECK(unbegun[0] ==
+        "2 of Signposts — app (pid 42) ended without beginning in the recording (begun before it "
+        "started); drawn from the start of run 1");
+}
+
 TEST_CASE("An interval that ends before it starts is refused") {
   ProfileBuilder builder;
   auto source = builder.AddIntervalSource(Source{1, "os-signpost", "Signposts", "", -1, {}, {}});

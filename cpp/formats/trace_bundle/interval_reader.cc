@@ -78,13 +78,7 @@ void IntervalReader::Add(SourceIndex source, int64_t start, int64_t end, std::st
   intervals_.push_back(PendingInterval{source, start, end, std::move(name), std::move(label)});
 }
 
-std::string IntervalReader::SourceName(SourceIndex source) const {
-  const PendingSource& pending = sources_[source];
-  std::string process = ProcessLabel(ProcessName(pending.pid), pending.pid);
-  return JoinName({pending.name, process});
-}
-
-Result<std::vector<ProfileBuilder::IntervalSourceId>> IntervalReader::Commit() {
+Status IntervalReader::Commit() {
   ProfileBuilder& builder = bundle_.builder;
   std::vector<ProfileBuilder::IntervalSourceId> ids;
   ids.reserve(sources_.size());
@@ -105,14 +99,11 @@ Result<std::vector<ProfileBuilder::IntervalSourceId>> IntervalReader::Commit() {
     if (!added.ok()) return added.WithPath(rows_.path());
   }
   if (!intervals_.empty()) bundle_.runs_with_intervals.insert(table_.run());
-  return ids;
+  return OkStatus();
 }
 
-Status ReadIntervalTable(
-    BundleContext& bundle, const Table& table, IntervalTableRead* result,
-    const std::function<Status(IntervalReader&)>& read,
-    const std::function<void(IntervalReader&,
-                             const std::vector<ProfileBuilder::IntervalSourceId>&)>& after) {
+Status ReadIntervalTable(BundleContext& bundle, const Table& table, IntervalTableRead* result,
+                         const std::function<Status(IntervalReader&)>& read) {
   CoreRunState& run = bundle.Run(table.store.run);
   std::optional<IntervalReader> reader;
   Status status = [&]() -> Status {
@@ -120,16 +111,12 @@ Status ReadIntervalTable(
     if (!rows.ok()) return rows.status();
     result->rows = rows->CountEvents();
     reader.emplace(bundle, table, run, rows.take());
-    return read(*reader);
+    RETURN_IF_ERROR(read(*reader));
+    return reader->Commit();
   }();
   if (status.ok()) {
-    auto sources = reader->Commit();
-    if (sources.ok()) {
-      result->read = true;
-      if (after) after(*reader, *sources);
-      return OkStatus();
-    }
-    status = sources.status();
+    result->read = true;
+    return OkStatus();
   }
   result->left_out = true;
   std::string number = std::to_string(table.run());

@@ -61,11 +61,8 @@ class IntervalReader {
   SourceIndex Source(std::string name, int64_t pid, DuringViews during,
                      std::string during_name = std::string());
   void Add(SourceIndex source, int64_t start, int64_t end, std::string name, std::string label);
-  // Hands the sources and intervals to the builder; the builder's ids of
-  // the sources, in order.
-  Result<std::vector<ProfileBuilder::IntervalSourceId>> Commit();
-  // "Signposts — com.example / Networking — Example (pid 12)", for warnings.
-  std::string SourceName(SourceIndex source) const;
+  // Hands the sources and intervals to the builder.
+  Status Commit();
   size_t interval_count() const { return intervals_.size(); }
 
  private:
@@ -95,14 +92,11 @@ class IntervalReader {
 
 // Reads `table` for its intervals: `read(IntervalReader&)` reads its rows
 // (returning the error of the first row it cannot read, located with
-// TableRows::InRow), the intervals are committed, then `after(reader,
-// sources)` may warn about what it made. A table that cannot be read is left
-// out with a TABLE_UNREADABLE warning; fails only when the import must end.
-Status ReadIntervalTable(
-    BundleContext& bundle, const Table& table, IntervalTableRead* result,
-    const std::function<Status(IntervalReader&)>& read,
-    const std::function<void(
-        IntervalReader&, const std::vector<ProfileBuilder::IntervalSourceId>&)>& after = nullptr);
+// TableRows::InRow), then the intervals are committed. A table that cannot be
+// read is left out with a TABLE_UNREADABLE warning; fails only when the
+// import must end.
+Status ReadIntervalTable(BundleContext& bundle, const Table& table, IntervalTableRead* result,
+                         const std::function<Status(IntervalReader&)>& read);
 
 // A duration column added to a start: the end, or an error when it overflows.
 Result<int64_t> EndOf(int64_t start, uint64_t duration);

@@ -164,26 +164,10 @@ class RunLoopIntervals {
     // Paired in time order: a run loop's run starts before the iterations it
     // holds but is written after them.
     for (const PairedEvents& pair : PairEvents(keyed)) {
-      const RunLoopEvent& first = events[pair.first()];
-      if (pair.unbegun()) {
-        IntervalReader::SourceIndex source;
-        ASSIGN_OR_RETURN(source, SourceOf(first.thread));
-        ++unbegun_[source];
-      }
-      RETURN_IF_ERROR(
-          Add(first, pair.StartTime(keyed), pair.EndTime(keyed, ProfileBuilder::kOpenEnd)));
+      RETURN_IF_ERROR(Add(events[pair.first()], pair.StartTime(keyed, ProfileBuilder::kOpenStart),
+                          pair.EndTime(keyed, ProfileBuilder::kOpenEnd)));
     }
     return OkStatus();
-  }
-
-  void Warn() const {
-    for (const auto& [source, count] : unbegun_) {
-      reader_.bundle().builder.AddWarning(
-          "INTERVALS_WITHOUT_BEGIN",
-          std::to_string(count) + " of " + reader_.SourceName(source) +
-              " ended without beginning in the recording; drawn from the start of run " +
-              std::to_string(reader_.table().run()));
-    }
   }
 
  private:
@@ -216,7 +200,6 @@ class RunLoopIntervals {
   CoreRunState& run_;
   const RunDetails* details_;
   std::map<uint64_t, IntervalReader::SourceIndex> sources_;  // by thread reference
-  std::map<IntervalReader::SourceIndex, uint64_t> unbegun_;
 };
 
 }  // namespace
@@ -244,16 +227,9 @@ Status ReadHangRiskTable(BundleContext& bundle, const Table& table, IntervalTabl
 
 Status ReadRunLoopTable(BundleContext& bundle, const Table& table, IntervalTableRead* result) {
   CoreRunState& run = bundle.Run(table.store.run);
-  std::optional<RunLoopIntervals> intervals;
-  return ReadIntervalTable(
-      bundle, table, result,
-      [&](IntervalReader& reader) {
-        intervals.emplace(reader, run);
-        return intervals->Read();
-      },
-      [&](IntervalReader&, const std::vector<ProfileBuilder::IntervalSourceId>&) {
-        intervals->Warn();
-      });
+  return ReadIntervalTable(bundle, table, result, [&](IntervalReader& reader) {
+    return RunLoopIntervals(reader, run).Read();
+  });
 }
 
 }  // namespace instrumentscope::trace_bundle

@@ -129,32 +129,14 @@ class SignpostPairing {
     for (const PairedEvents& pair : PairEvents(events)) {
       const Signpost& first = signposts[pair.first()];
       // The End, whose message stands in for its Begin's; none for a point,
-      // which is its own, or for an interval that never ended.
+      // which is its own, or for an interval that never ended. Open at either
+      // end, an interval is drawn from or to its run's end.
       const Signpost* end =
           pair.unended() || pair.end == pair.first() ? nullptr : &signposts[pair.end];
-      if (pair.unbegun()) {
-        // Begun before the recording started: kept, from the run's start.
-        IntervalReader::SourceIndex source;
-        ASSIGN_OR_RETURN(source, Source(first));
-        ++unbegun_[source];
-      }
-      // Never ended: the builder draws it to the run's end.
-      RETURN_IF_ERROR(
-          Add(first, end, pair.StartTime(events), pair.EndTime(events, ProfileBuilder::kOpenEnd)));
+      RETURN_IF_ERROR(Add(first, end, pair.StartTime(events, ProfileBuilder::kOpenStart),
+                          pair.EndTime(events, ProfileBuilder::kOpenEnd)));
     }
     return OkStatus();
-  }
-
-  // Says which sources had ends without a begin.
-  void Warn() const {
-    for (const auto& [source, count] : unbegun_) {
-      reader_.bundle().builder.AddWarning(
-          "INTERVALS_WITHOUT_BEGIN",
-          std::to_string(count) + " of " + reader_.SourceName(source) +
-              " ended without beginning in the recording (begun before it started); drawn from "
-              "the start of run " +
-              std::to_string(reader_.table().run()));
-    }
   }
 
  private:
@@ -197,7 +179,6 @@ class SignpostPairing {
   }
 
   IntervalReader& reader_;
-  std::map<IntervalReader::SourceIndex, uint64_t> unbegun_;
 };
 
 // The rows of a table of ready-made intervals (os-signpost-interval,
@@ -264,18 +245,11 @@ Status ReadMadeIntervals(IntervalReader& reader, bool regions) {
 }  // namespace
 
 Status ReadSignpostTable(BundleContext& bundle, const Table& table, IntervalTableRead* result) {
-  std::optional<SignpostPairing> pairing;
-  RETURN_IF_ERROR(ReadIntervalTable(
-      bundle, table, result,
-      [&](IntervalReader& reader) -> Status {
-        std::vector<Signpost> signposts;
-        ASSIGN_OR_RETURN(signposts, SignpostRows(reader).ReadAll());
-        pairing.emplace(reader);
-        return pairing->Pair(signposts);
-      },
-      [&](IntervalReader&, const std::vector<ProfileBuilder::IntervalSourceId>&) {
-        pairing->Warn();
-      }));
+  RETURN_IF_ERROR(ReadIntervalTable(bundle, table, result, [&](IntervalReader& reader) -> Status {
+    std::vector<Signpost> signposts;
+    ASSIGN_OR_RETURN(signposts, SignpostRows(reader).ReadAll());
+    return SignpostPairing(reader).Pair(signposts);
+  }));
   if (result->read && result->rows > 0) bundle.runs_with_signposts.insert(table.run());
   return OkStatus();
 }

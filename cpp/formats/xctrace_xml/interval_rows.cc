@@ -166,7 +166,6 @@ void IntervalRows::HoldSignpost(int64_t time) {
 }
 
 void IntervalRows::PairSignposts() {
-  std::map<size_t, uint64_t> unbegun;  // by source
   for (const PairedEvents& pair : PairEvents(signpost_events_)) {
     const SignpostRow& first = signposts_[pair.first()];
     // The Begin's message, else the End's.
@@ -174,18 +173,10 @@ void IntervalRows::PairSignposts() {
     if (message->empty() && !pair.unbegun() && !pair.unended()) {
       message = &signposts_[pair.end].message;
     }
-    // Begun before the recording started: kept, from the run's start.
-    if (pair.unbegun()) ++unbegun[first.source];
-    table_->Add(first.source, pair.StartTime(signpost_events_),
+    // Open at either end, an interval is drawn from or to its run's end.
+    table_->Add(first.source, pair.StartTime(signpost_events_, ProfileBuilder::kOpenStart),
                 pair.EndTime(signpost_events_, ProfileBuilder::kOpenEnd), first.name,
                 SignpostLabel(first.name, first.id, *message));
-  }
-  for (const auto& [source, count] : unbegun) {
-    table_->AddWarning("INTERVALS_WITHOUT_BEGIN",
-                       std::to_string(count) + " of " + table_->SourceName(source) +
-                           " ended without beginning in the recording (begun before it "
-                           "started); drawn from the start of run " +
-                           std::to_string(table_->run()));
   }
 }
 

@@ -1,7 +1,5 @@
 #include "formats/xctrace_xml/table_intervals.h"
 
-#include "model/view_names.h"
-
 namespace instrumentscope::xctrace_xml {
 
 size_t TableIntervals::Source(const std::string& name, const std::string& process_name,
@@ -11,18 +9,9 @@ size_t TableIntervals::Source(const std::string& name, const std::string& proces
   return entry->second;
 }
 
-std::string TableIntervals::SourceName(size_t source) const {
-  const PendingSource& pending = sources_[source];
-  return JoinName({pending.name, ProcessLabel(pending.process_name, pending.pid)});
-}
-
 void TableIntervals::Add(size_t source, int64_t start, int64_t end, std::string name,
                          std::string label) {
   intervals_.push_back(PendingInterval{source, start, end, std::move(name), std::move(label)});
-}
-
-void TableIntervals::AddWarning(std::string code, std::string message) {
-  warnings_.emplace_back(std::move(code), std::move(message));
 }
 
 Status TableIntervals::Commit(ProfileBuilder& builder) && {
@@ -42,7 +31,6 @@ Status TableIntervals::Commit(ProfileBuilder& builder) && {
     RETURN_IF_ERROR(builder.AddInterval(ids[interval.source], interval.start, interval.end,
                                         interval.name, interval.label));
   }
-  for (auto& [code, message] : warnings_) builder.AddWarning(std::move(code), std::move(message));
   return OkStatus();
 }
 

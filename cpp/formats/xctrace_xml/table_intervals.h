@@ -34,13 +34,9 @@ class TableIntervals {
 
   // The source of `name` and process (pid -1: none), made the first time.
   size_t Source(const std::string& name, const std::string& process_name, int64_t pid);
-  // "Signposts — com.example / Networking — Example (pid 12)", for warnings.
-  std::string SourceName(size_t source) const;
   void Add(size_t source, int64_t start, int64_t end, std::string name, std::string label);
-  // Said when the intervals are committed, not when the table is left out.
-  void AddWarning(std::string code, std::string message);
 
-  // Hands sources, intervals and warnings to the builder.
+  // Hands sources and intervals to the builder.
   Status Commit(ProfileBuilder& builder) &&;
 
  private:
@@ -64,7 +60,6 @@ class TableIntervals {
   std::vector<PendingSource> sources_;
   std::map<std::pair<std::string, int64_t>, size_t> source_index_;
   std::vector<PendingInterval> intervals_;
-  std::vector<std::pair<std::string, std::string>> warnings_;
 };
 
 }  // namespace instrumentscope::xctrace_xml
