@@ -5,13 +5,11 @@
 #include "base/byte_reader.h"
 #include "base/checked_math.h"
 #include "container/typedstream.h"
+#include "formats/trace_bundle/legacy_archive.h"
 
 namespace instrumentscope::trace_bundle {
 namespace {
 
-constexpr uint32_t kSamplerMagic = 0x12340A0A;
-constexpr size_t kPageSizeOffset = 0x0C;
-constexpr size_t kRecordSizeOffset = 0x10;
 // Largest record layout this reader accepts (Instruments' are 28 bytes).
 constexpr uint32_t kMaxRecordSize = 4096;
 
@@ -21,74 +19,17 @@ Status Corrupt(const std::string& what) {
   return Status(ErrorCode::kBundleCorrupt, what);
 }
 
-// An archived object's first value, which Instruments' XR classes keep their
-// properties in: a dictionary.
-const TypedValue* PropertiesOf(const TypedStream& stream, const TypedObject& object) {
-  std::vector<const TypedValue*> values = stream.Values(object);
-  return values.empty() ? nullptr : values[0];
-}
-
-std::optional<int64_t> NumberAt(const TypedStream& stream, const TypedValue* dictionary,
-                                std::string_view key) {
-  if (!dictionary) return std::nullopt;
-  const TypedValue* value = stream.Lookup(*dictionary, key);
-  return value ? stream.Number(*value) : std::nullopt;
-}
-
-// id_map_nsdata: a typedstream of its own: a count, then (backtrace, id) pairs.
-Status ReadBacktraces(const std::string& table, const Limits& limits, SamplerRun* run) {
-  auto stream = TypedStream::Parse(
-      ByteSpan(reinterpret_cast<const uint8_t*>(table.data()), table.size()), limits);
-  if (!stream.ok()) {
-    Status status(stream.status().code(),
-                  "the backtrace table (id_map_nsdata): " + stream.status().message() +
-                      (stream.status().offset()
-                           ? " (at its byte " + std::to_string(*stream.status().offset()) + ")"
-                           : ""));
-    return status;
-  }
-  std::vector<const TypedValue*> values = TypedStream::Values(stream->groups());
-  if (values.empty() || values[0]->kind != TypedValue::Kind::kInteger || values[0]->integer < 0 ||
-      static_cast<uint64_t>(values[0]->integer) * 2 != values.size() - 1) {
-    return Corrupt("the backtrace table (id_map_nsdata) is not a count and its pairs");
-  }
-  for (size_t i = 1; i + 1 < values.size(); i += 2) {
-    const TypedValue& object = *values[i];
-    const TypedValue& id = *values[i + 1];
-    if (object.kind != TypedValue::Kind::kObject || id.kind != TypedValue::Kind::kInteger ||
-        id.integer < 0 || id.integer > UINT32_MAX) {
-      return Corrupt("backtrace table entry " + std::to_string(i / 2) +
-                     " is not an object and a 32-bit id");
-    }
-    // XRRawBacktrace (and 4.5's XRRawKernelUserBacktrace): pid, frame count,
-    // the addresses as "[nQ]", then (from version 1) the kernel frame count.
-    std::vector<const TypedValue*> fields = stream->Values(stream->objects()[object.index]);
-    if (fields.size() < 2 || fields[0]->kind != TypedValue::Kind::kInteger ||
-        fields[1]->kind != TypedValue::Kind::kInteger) {
-      return Corrupt("backtrace " + std::to_string(id.integer) + " has no pid and frame count");
-    }
-    SamplerRun::Backtrace backtrace;
-    backtrace.pid = fields[0]->integer;
-    int64_t frames = fields[1]->integer;
-    if (frames > 0) {
-      if (fields.size() < 3 || fields[2]->kind != TypedValue::Kind::kList ||
-          fields[2]->list.size() != static_cast<uint64_t>(frames)) {
-        return Corrupt("backtrace " + std::to_string(id.integer) + " claims " +
-                       std::to_string(frames) + " frames but does not hold them");
-      }
-      if (static_cast<uint64_t>(frames) > limits.max_frames_per_stack) {
-        return Status(ErrorCode::kLimitExceeded, "a backtrace of " + std::to_string(frames) +
-                                                     " frames (limits.maxFramesPerStack)");
-      }
-      for (const TypedValue& address : fields[2]->list) {
-        if (address.kind != TypedValue::Kind::kInteger) {
-          return Corrupt("backtrace " + std::to_string(id.integer) + " holds a non-address");
-        }
-        backtrace.addresses.push_back(static_cast<uint64_t>(address.integer));
-      }
-    }
-    if (!run->backtraces.emplace(static_cast<uint32_t>(id.integer), std::move(backtrace)).second) {
-      return Corrupt("the backtrace table holds id " + std::to_string(id.integer) + " twice");
+// The backtraces the descriptor's substitutions map ids to.
+Status ReadBacktraces(const TypedStream& stream, const TypedValue* substitutions,
+                      const Limits& limits, SamplerRun* run) {
+  IdMap map;
+  ASSIGN_OR_RETURN(map, ReadIdMap(stream, substitutions, limits, "backtrace table"));
+  for (const auto& [object, id] : map.entries) {
+    RawBacktrace raw;
+    ASSIGN_OR_RETURN(raw, ReadRawBacktrace(map.stream, *object, id, limits));
+    SamplerRun::Backtrace backtrace{raw.pid, std::move(raw.addresses)};
+    if (!run->backtraces.emplace(id, std::move(backtrace)).second) {
+      return Corrupt("the backtrace table holds id " + std::to_string(id) + " twice");
     }
   }
   return OkStatus();
@@ -132,18 +73,7 @@ Status ReadEventDescriptor(const TypedStream& stream, const TypedObject& descrip
       interval && *interval > 0) {
     run->sample_interval_us = static_cast<uint64_t>(*interval);
   }
-  const TypedValue* substitutions = stream.Lookup(*properties, "_substitutions");
-  const TypedObject* substitutions_object =
-      substitutions && substitutions->kind == TypedValue::Kind::kObject
-          ? &stream.objects()[substitutions->index]
-          : nullptr;
-  const TypedValue* substitution_properties =
-      substitutions_object ? PropertiesOf(stream, *substitutions_object) : nullptr;
-  const TypedValue* table =
-      substitution_properties ? stream.Lookup(*substitution_properties, "id_map_nsdata") : nullptr;
-  auto table_bytes = table ? stream.Data(*table) : std::nullopt;
-  if (!table_bytes) return Corrupt("the run archive holds no backtrace table (id_map_nsdata)");
-  return ReadBacktraces(*table_bytes, limits, run);
+  return ReadBacktraces(stream, stream.Lookup(*properties, "_substitutions"), limits, run);
 }
 
 // XRThread: its tid, then among its values a dictionary of pid, overrideName
@@ -267,30 +197,9 @@ Result<std::map<int64_t, SymbolTable>> ReadArchivedSymbols(const TypedStream& st
 
 Status ReadSamplerRecords(ByteSpan data, const SamplerRun& run,
                           const std::function<Status(const SamplerRecord&)>& visit) {
-  ByteReader header(data);
-  uint32_t magic, page_size, record_size;
-  ASSIGN_OR_RETURN(magic, header.ReadU32Le());
-  if (magic != kSamplerMagic) {
-    return Corrupt("the file does not start with the sampler.data magic 0x12340a0a").WithOffset(0);
-  }
-  RETURN_IF_ERROR(header.Seek(kPageSizeOffset));
-  ASSIGN_OR_RETURN(page_size, header.ReadU32Le());
-  RETURN_IF_ERROR(header.Seek(kRecordSizeOffset));
-  ASSIGN_OR_RETURN(record_size, header.ReadU32Le());
-  if (record_size != run.record_size) {
-    return Corrupt("the records are " + std::to_string(record_size) +
-                   " bytes, the run archive says " + std::to_string(run.record_size))
-        .WithOffset(kRecordSizeOffset);
-  }
-  // The records follow the header page, one after another across pages.
-  auto needed = CheckedMul<uint64_t>(record_size, run.record_count);
-  if (page_size > data.size() || !needed || *needed > data.size() - page_size) {
-    return Corrupt("the run archive counts " + std::to_string(run.record_count) + " records of " +
-                   std::to_string(record_size) + " bytes after a " + std::to_string(page_size) +
-                   "-byte header, more than the file's " + std::to_string(data.size()) +
-                   " bytes hold")
-        .WithOffset(page_size);
-  }
+  RecordFileLayout file;
+  ASSIGN_OR_RETURN(file,
+                   ReadRecordFileHeader(data, run.record_size, run.record_count, "the run archive"));
   // Where in a record the fields read are (ReadSamplerRun checked they exist).
   size_t timestamp_at = 0, tid_at = 0, backtrace_at = 0;
   size_t field_at = 0;
@@ -302,7 +211,7 @@ Status ReadSamplerRecords(ByteSpan data, const SamplerRun& run,
   }
   ByteReader reader(data);
   for (uint64_t i = 0; i < run.record_count; ++i) {
-    uint64_t offset = page_size + i * record_size;  // within the file, checked above
+    uint64_t offset = file.Offset(i);  // within the file, checked above
     SamplerRecord record;
     record.offset = offset;
     RETURN_IF_ERROR(reader.Seek(offset + timestamp_at));
