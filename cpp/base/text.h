@@ -2,6 +2,7 @@
 #ifndef INSTRUMENTSCOPE_BASE_TEXT_H_
 #define INSTRUMENTSCOPE_BASE_TEXT_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -33,6 +34,13 @@ inline std::string_view BaseName(std::string_view path) {
 
 // The items, each as `text` spells it, with `separator` between them:
 // JoinList(runs, ", ", [](uint32_t run) { return std::to_string(run); }) is "1, 2, 4".
+// "48,067"
+inline std::string Thousands(uint64_t count) {
+  std::string digits = std::to_string(count);
+  for (size_t at = digits.size(); at > 3; at -= 3) digits.insert(at - 3, ",");
+  return digits;
+}
+
 template <typename Items, typename Text>
 std::string JoinList(const Items& items, std::string_view separator, Text text) {
   std::string joined;

@@ -58,12 +58,14 @@ enum class ValueUnit : uint8_t { kNone, kNanoseconds, kBytes };
 
 // What a profile shows, for pickers that group them.
 enum class ProfileKind : uint8_t {
-  kThread,      // one thread's CPU samples
-  kWeighted,    // one thread's events of another table, weighted by duration (page faults)
-  kAllThreads,  // every thread of a process, samples in time order
-  kThreadPool,  // the threads of a process that share a name
-  kIntervals,   // one lane of an interval source (evented)
-  kDuring,      // one thread's CPU samples inside intervals of one name
+  kThread,       // one thread's CPU samples
+  kWeighted,     // one thread's events of another table, weighted by duration (page faults)
+  kAllThreads,   // every thread of a process, samples in time order
+  kThreadPool,   // the threads of a process that share a name
+  kIntervals,    // one lane of an interval source (evented)
+  kDuring,       // one thread's CPU samples inside intervals of one name
+  kAllocations,  // one thread's allocations, weighted by their bytes or counted
+  kVmRegions,    // one thread's VM regions mapped, weighted by their bytes
 };
 
 // Whether a profile repeats samples other profiles hold (views of threads):

@@ -12,15 +12,24 @@
 namespace instrumentscope {
 namespace {
 
-// The busiest thread (of the preferred run, when it has any) opens first:
-// most samples, then most weight. Views open first only when there are no
-// thread profiles (a recording of intervals alone).
+// Which profiles may open first, best first: a thread's CPU samples, then
+// its allocations, then anything else (a recording of intervals alone).
+int OpeningRank(ProfileKind kind) {
+  switch (kind) {
+    case ProfileKind::kThread: return 0;
+    case ProfileKind::kAllocations: return 1;
+    default: return 2;
+  }
+}
+
+// The busiest profile of the best kind there is (of the preferred run, when
+// it has any) opens first: most samples, then most weight.
 size_t BusiestProfile(const std::vector<Profile>& profiles, std::optional<uint32_t> preferred_run) {
-  bool any_thread = std::any_of(profiles.begin(), profiles.end(), [](const Profile& profile) {
-    return profile.kind == ProfileKind::kThread;
-  });
-  auto candidate_kind = [any_thread](const Profile& profile) {
-    return !any_thread || profile.kind == ProfileKind::kThread;
+  int best_rank = 2;
+  for (const Profile& profile : profiles)
+    best_rank = std::min(best_rank, OpeningRank(profile.kind));
+  auto candidate_kind = [best_rank](const Profile& profile) {
+    return OpeningRank(profile.kind) == best_rank;
   };
   bool preferred_run_has_samples =
       preferred_run && std::any_of(profiles.begin(), profiles.end(), [&](const Profile& profile) {
@@ -295,7 +304,7 @@ Profile ProfileBuilder::NamedProfile(const Thread& thread, bool several_runs,
                                      const std::string& input_name) const {
   const Timeline& timeline = timelines_[thread.timeline];
   Profile profile = ProcessProfile(thread);
-  profile.kind = timeline.content.cpu_samples ? ProfileKind::kThread : ProfileKind::kWeighted;
+  profile.kind = timeline.content.kind;
   profile.thread_name = thread.thread_name;
   profile.tid = thread.tid;
   const std::string process = ProcessLabel(thread.process_name, thread.pid);

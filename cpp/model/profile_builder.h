@@ -41,12 +41,14 @@ struct ThreadDesc {
   int64_t pid = -1;
 };
 
-// What a timeline's samples are: CPU samples, or events of another table
-// weighted by their durations (page faults), whose profiles are named with
-// what they weigh: "Main Thread — proc (pid 4) — time in page faults".
+// What a timeline's samples are: CPU samples (ProfileKind::kThread), events
+// of another table weighted by their durations (kWeighted: page faults), or
+// allocations weighted by their bytes or counted (kAllocations). Profiles of
+// other events are named with what they weigh: "Main Thread — proc (pid 4) —
+// time in page faults".
 struct TimelineContent {
-  bool cpu_samples = true;
-  std::string weighs;  // for other events: "time in page faults"
+  ProfileKind kind = ProfileKind::kThread;
+  std::string weighs;  // for other events: "time in page faults", "all allocations, bytes"
 };
 
 class ProfileBuilder {

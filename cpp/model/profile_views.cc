@@ -85,7 +85,7 @@ class ProfileBuilder::ViewFiller {
 
 bool ProfileBuilder::HasViews(const Thread& thread) const {
   const Timeline& timeline = timelines_[thread.timeline];
-  return timeline.content.cpu_samples && timeline.axis == TimeAxis::kShared &&
+  return timeline.content.kind == ProfileKind::kThread && timeline.axis == TimeAxis::kShared &&
          timeline.unit == ValueUnit::kNanoseconds && !thread.samples.empty();
 }
 

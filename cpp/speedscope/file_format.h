@@ -27,6 +27,8 @@ inline const char* KindName(ProfileKind kind) {
     case ProfileKind::kThreadPool: return "thread-pool";
     case ProfileKind::kIntervals: return "intervals";
     case ProfileKind::kDuring: return "during";
+    case ProfileKind::kAllocations: return "allocations";
+    case ProfileKind::kVmRegions: return "vm-regions";
   }
   return "thread";
 }

@@ -7,6 +7,7 @@
 
 #include "base/text.h"
 #include "container/zip.h"
+#include "formats/trace_bundle/allocation_runs.h"
 #include "formats/trace_bundle/bundle_context.h"
 #include "formats/trace_bundle/interval_reader.h"
 #include "formats/trace_bundle/interval_tables.h"
@@ -95,6 +96,7 @@ Status BundleImport::Run() {
   RETURN_IF_ERROR(OpenTables());
   RETURN_IF_ERROR(ReadTables());
   RETURN_IF_ERROR(ImportLegacyRuns(bundle_));
+  RETURN_IF_ERROR(ImportAllocationRuns(bundle_));
   RETURN_IF_ERROR(Ended());
   return Finish();
 }
@@ -139,6 +141,7 @@ Status BundleImport::CheckRunExists() const {
   const BundleLayout& layout = bundle_.files.layout();
   std::set<uint32_t> runs = layout.StoreRuns();
   for (const LegacyRunFiles& legacy : layout.legacy_runs) runs.insert(legacy.run);
+  for (const AllocationRunFiles& allocations : layout.allocation_runs) runs.insert(allocations.run);
   if (!wanted || runs.count(*wanted)) return OkStatus();
   std::string listing = JoinList(runs, ", ", [](uint32_t run) { return std::to_string(run); });
   return Status(ErrorCode::kRunNotFound,

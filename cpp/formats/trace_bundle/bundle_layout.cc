@@ -25,6 +25,8 @@ constexpr std::string_view kSymbolArchiveSuffix = ".symbolsarchive";
 constexpr std::string_view kTracePrefix = "Trace";
 constexpr std::string_view kRunSuffix = ".run";
 constexpr std::string_view kSamplerSuffix = "-sampler.data";
+constexpr std::string_view kEventsPrefix = "event_data_";
+constexpr std::string_view kEventsSuffix = ".oa";
 constexpr std::string_view kInstrumentData = "instrument_data/";
 constexpr std::string_view kRunData = "/run_data/";
 constexpr std::string_view kRunArchiveSuffix = ".run.zip";
@@ -84,19 +86,45 @@ bool IsSymbolArchivePath(std::string_view path) {
   return StartsWith(path, kSymbolStores) && EndsWith(path, kSymbolArchiveSuffix);
 }
 
-// "Trace<N>.run/<UUID>-sampler.data" → its legacy run's files.
-std::optional<LegacyRunFiles> ParseSamplerPath(std::string_view path) {
-  if (!StartsWith(path, kTracePrefix) || !EndsWith(path, kSamplerSuffix)) return std::nullopt;
+// "Trace<N>.run/<file>" → the run's digits, and the file's name.
+std::optional<std::pair<std::string_view, std::string_view>> ParseTraceRunFile(
+    std::string_view path) {
+  if (!StartsWith(path, kTracePrefix)) return std::nullopt;
   size_t slash = path.find('/');
   if (slash == std::string_view::npos || !EndsWith(path.substr(0, slash), kRunSuffix)) {
     return std::nullopt;
   }
   std::string_view digits =
       path.substr(kTracePrefix.size(), slash - kRunSuffix.size() - kTracePrefix.size());
-  std::optional<uint32_t> run = RunNumber(digits);
-  std::string_view uuid = path.substr(slash + 1, path.size() - slash - 1 - kSamplerSuffix.size());
-  if (!run || uuid.empty() || uuid.find('/') != std::string_view::npos) return std::nullopt;
-  return LegacyRunFiles{*run, std::string(path), RunArchivePath(uuid, digits)};
+  std::string_view file = path.substr(slash + 1);
+  if (!RunNumber(digits) || file.empty() || file.find('/') != std::string_view::npos) {
+    return std::nullopt;
+  }
+  return std::make_pair(digits, file);
+}
+
+// "Trace<N>.run/<UUID>-sampler.data" → its legacy run's files.
+std::optional<LegacyRunFiles> ParseSamplerPath(std::string_view path) {
+  auto parts = ParseTraceRunFile(path);
+  if (!parts || !EndsWith(parts->second, kSamplerSuffix)) return std::nullopt;
+  std::string_view uuid = parts->second.substr(0, parts->second.size() - kSamplerSuffix.size());
+  if (uuid.empty()) return std::nullopt;
+  return LegacyRunFiles{*RunNumber(parts->first), std::string(path),
+                        RunArchivePath(uuid, parts->first)};
+}
+
+// "Trace<N>.run/event_data_<pid>.oa" → its Allocations run's files.
+std::optional<AllocationRunFiles> ParseAllocationPath(std::string_view path) {
+  auto parts = ParseTraceRunFile(path);
+  if (!parts || !StartsWith(parts->second, kEventsPrefix) ||
+      !EndsWith(parts->second, kEventsSuffix)) {
+    return std::nullopt;
+  }
+  std::string_view digits = parts->second.substr(
+      kEventsPrefix.size(), parts->second.size() - kEventsPrefix.size() - kEventsSuffix.size());
+  std::optional<uint32_t> pid = RunNumber(digits);
+  if (!pid) return std::nullopt;
+  return AllocationRunFiles{*RunNumber(parts->first), *pid, std::string(path)};
 }
 
 std::string SharedDataFolder(std::string_view run) {
@@ -130,15 +158,18 @@ std::string_view LastComponent(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-// A legacy sample file, "<root>Trace<N>.run/<UUID>-sampler.data", and its
-// bundle's root (the path before its last two components).
-std::optional<LegacyRunFiles> SamplerFileIn(std::string_view path, std::string_view* root) {
+// A file of a run's records, "<root>Trace<N>.run/<file>", the path from
+// Trace<N>.run on, and its bundle's root (the path before its last two
+// components).
+std::optional<std::string_view> TraceRunFileIn(std::string_view path, std::string_view* root) {
   size_t name = path.rfind('/');
   if (name == std::string_view::npos || name == 0) return std::nullopt;
   size_t folder = path.rfind('/', name - 1);
   size_t start = folder == std::string_view::npos ? 0 : folder + 1;
   *root = path.substr(0, start);
-  return ParseSamplerPath(path.substr(start));
+  std::string_view in_bundle = path.substr(start);
+  if (!ParseSamplerPath(in_bundle) && !ParseAllocationPath(in_bundle)) return std::nullopt;
+  return in_bundle;
 }
 
 // The files a bundle's samples need, by their own path.
@@ -203,6 +234,10 @@ std::string RunArchivePath(std::string_view uuid, std::string_view run) {
   return Join({kInstrumentData, uuid, kRunData, run, kRunArchiveSuffix});
 }
 
+std::string AllocationEventsPath(std::string_view run, std::string_view pid) {
+  return Join({kTracePrefix, run, kRunSuffix, "/", kEventsPrefix, pid, kEventsSuffix});
+}
+
 std::set<uint32_t> BundleLayout::StoreRuns() const {
   std::set<uint32_t> runs;
   for (const StoreFolder& store : stores) runs.insert(store.run.number);
@@ -224,6 +259,9 @@ BundleLayout ScanLayout(const std::vector<std::string>& paths) {
     }
     if (std::optional<LegacyRunFiles> legacy = ParseSamplerPath(path)) {
       layout.legacy_runs.push_back(std::move(*legacy));
+    }
+    if (std::optional<AllocationRunFiles> allocations = ParseAllocationPath(path)) {
+      layout.allocation_runs.push_back(std::move(*allocations));
     }
     if (std::optional<uint32_t> run = ParseSharedDataZip(path)) {
       layout.shared_data_zips[*run].push_back(path);
@@ -280,15 +318,22 @@ Result<std::string> FindBundleRoot(const FileTree& files) {
 
 std::vector<bool> WantedFiles(const std::vector<std::string>& paths) {
   // A legacy run's sample file brings in its run archive, and its run's
-  // shared_data zips (4.5's symbols); other bundles' archives stay unread.
+  // shared_data zips (4.5's symbols); an Allocations events file, its run's
+  // shared_data zips; other bundles' archives stay unread.
   std::set<std::string> run_archives;
   std::set<std::string> shared_data_folders;
   for (const std::string& path : paths) {
     std::string_view root;
-    std::optional<LegacyRunFiles> legacy = SamplerFileIn(path, &root);
-    if (!legacy || IsJunkPath(path)) continue;
-    run_archives.insert(std::string(root) + legacy->archive_path);
-    shared_data_folders.insert(std::string(root) + SharedDataFolder(std::to_string(legacy->run)));
+    std::optional<std::string_view> records = TraceRunFileIn(path, &root);
+    if (!records || IsJunkPath(path)) continue;
+    uint32_t run = 0;
+    if (std::optional<LegacyRunFiles> legacy = ParseSamplerPath(*records)) {
+      run_archives.insert(std::string(root) + legacy->archive_path);
+      run = legacy->run;
+    } else {
+      run = ParseAllocationPath(*records)->run;
+    }
+    shared_data_folders.insert(std::string(root) + SharedDataFolder(std::to_string(run)));
   }
   std::vector<bool> wanted;
   wanted.reserve(paths.size());
@@ -298,11 +343,11 @@ std::vector<bool> WantedFiles(const std::vector<std::string>& paths) {
       continue;
     }
     // shared_data/<N>.run/<UUID>.zip: its folder is the path up to its last '/'.
-    bool symbols = EndsWith(path, kZipSuffix) &&
-                   shared_data_folders.count(path.substr(0, path.rfind('/') + 1)) > 0;
+    bool shared_data = EndsWith(path, kZipSuffix) &&
+                       shared_data_folders.count(path.substr(0, path.rfind('/') + 1)) > 0;
     std::string_view root;
-    wanted.push_back(WantsOnItsOwn(path) || SamplerFileIn(path, &root) ||
-                     run_archives.count(path) || symbols);
+    wanted.push_back(WantsOnItsOwn(path) || TraceRunFileIn(path, &root) ||
+                     run_archives.count(path) || shared_data);
   }
   return wanted;
 }

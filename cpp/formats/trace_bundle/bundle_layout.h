@@ -12,7 +12,8 @@
 //   symbols/stores/<UUID>.symbolsarchive                  (Instruments 12+)
 //   Trace<N>.run/<UUID>-sampler.data                      (4.5 to 9.2)
 //   instrument_data/<UUID>/run_data/<N>.run.zip           (the legacy run's archive)
-//   shared_data/<N>.run/<UUID>.zip                        (4.5's symbols)
+//   Trace<N>.run/event_data_<pid>.oa                      (Allocations, 6 to 9)
+//   shared_data/<N>.run/<UUID>.zip                        (4.5's symbols, Allocations' data)
 //
 // Not described: corespace/currentRun/ (a scratch copy, never read), UI
 // state, per-instrument archives other than the legacy runs'.
@@ -66,16 +67,26 @@ struct LegacyRunFiles {
   std::string archive_path;  // "instrument_data/<UUID>/run_data/1.run.zip"
 };
 
+// An Allocations run (Instruments 6 to 9): its events file; what describes
+// them is among the run's shared_data zips.
+struct AllocationRunFiles {
+  uint32_t run = 0;
+  int64_t pid = -1;         // the target process's, from the file's name
+  std::string events_path;  // "Trace1.run/event_data_32976.oa"
+};
+
 // The paths of files found by name. Messages spell the patterns with the
 // same functions: SamplerPath("<N>", "<UUID>") is "Trace<N>.run/<UUID>-sampler.data".
 std::string SymbolArchivePath(std::string_view uuid);  // "symbols/stores/<UUID>.symbolsarchive"
 std::string SamplerPath(std::string_view run, std::string_view uuid);
 std::string RunArchivePath(std::string_view uuid, std::string_view run);
+std::string AllocationEventsPath(std::string_view run, std::string_view pid);
 
 // One bundle's files, sorted out once (paths relative to the bundle's root).
 struct BundleLayout {
-  std::vector<StoreFolder> stores;          // by run; within a run, in path order
-  std::vector<LegacyRunFiles> legacy_runs;  // in path order
+  std::vector<StoreFolder> stores;                  // by run; within a run, in path order
+  std::vector<LegacyRunFiles> legacy_runs;          // in path order
+  std::vector<AllocationRunFiles> allocation_runs;  // in path order
   // Sample files whatever their run archive: a bundle may have lost those.
   bool has_sampler_files = false;
   bool has_symbol_archives = false;
@@ -93,7 +104,8 @@ Result<std::string> FindBundleRoot(const FileTree& files);
 // Which files of a folder (all its paths, '/'-separated, the bundle at any
 // depth) are worth reading: the bulk of a bundle (UI state, per-instrument
 // archives, scratch copies) stays unread. A legacy run's sample file brings
-// in its run archive and its run's shared_data zips.
+// in its run archive and its run's shared_data zips; an Allocations events
+// file, its run's shared_data zips.
 std::vector<bool> WantedFiles(const std::vector<std::string>& paths);
 
 }  // namespace instrumentscope::trace_bundle

@@ -10,13 +10,6 @@
 namespace instrumentscope::trace_bundle {
 namespace {
 
-// "48,067"
-std::string Thousands(uint64_t count) {
-  std::string digits = std::to_string(count);
-  for (size_t at = digits.size(); at > 3; at -= 3) digits.insert(at - 3, ",");
-  return digits;
-}
-
 // The sample tables of other kinds, which this version cannot decode yet.
 constexpr std::string_view kUndecodedSampleTables[] = {"cpu-profile", "counters-profile",
                                                        "time-sample"};
@@ -102,11 +95,19 @@ Status NoSamplesError(const FormTemplate* form, const BundleLayout& layout,
                       const std::vector<Table>& tables) {
   std::vector<std::string> instruments;
   bool legacy = layout.has_sampler_files;
+  bool allocations = false;
   if (form) {
     for (const std::string& type : form->instrument_types) {
       instruments.push_back(InstrumentName(type));
       legacy = legacy || EndsWith(type, ".coresampler") || EndsWith(type, ".sampler");
+      allocations = allocations || EndsWith(type, ".oa");
     }
+  }
+  if (allocations && layout.allocation_runs.empty()) {
+    return Status(ErrorCode::kBundleNoSamples,
+                  "this recording's Allocations events (" + AllocationEventsPath("<N>", "<pid>") +
+                      ") are not in this copy of it (its instruments: " + JoinList(instruments) +
+                      "); copy the whole .trace folder, or export a Deep Copy of its call tree");
   }
   if (legacy) {
     return Status(ErrorCode::kBundleNoSamples,
@@ -127,7 +128,8 @@ Status NoSamplesError(const FormTemplate* form, const BundleLayout& layout,
   std::string message = "this recording holds no CPU samples (no time-profile table)";
   message += instruments.empty() ? "" : "; its instruments: " + JoinList(instruments);
   message += table_list.empty() ? "; it has no tables" : "; its tables: " + JoinList(table_list);
-  message += ". Record with the Time Profiler instrument to profile CPU use.";
+  message +=
+      ". Record with the Time Profiler instrument to profile CPU use, or Allocations for memory.";
   return Status(ErrorCode::kBundleNoSamples, message);
 }
 

@@ -47,10 +47,10 @@ Result<IdMap> ReadIdMap(const TypedStream& stream, const TypedValue* substitutio
       ByteSpan(reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size()), limits);
   if (!parsed.ok()) {
     const Status& status = parsed.status();
-    return Status(status.code(), name + " (id_map_nsdata): " + status.message() +
-                                     (status.offset()
-                                          ? " (at its byte " + std::to_string(*status.offset()) + ")"
-                                          : ""));
+    return Status(
+        status.code(),
+        name + " (id_map_nsdata): " + status.message() +
+            (status.offset() ? " (at its byte " + std::to_string(*status.offset()) + ")" : ""));
   }
   map.stream = parsed.take();
   std::vector<const TypedValue*> values = TypedStream::Values(map.stream.groups());
@@ -96,8 +96,8 @@ Result<RawBacktrace> ReadRawBacktrace(const TypedStream& stream, const TypedValu
   return backtrace;
 }
 
-Result<RecordFileLayout> ReadRecordFileHeader(ByteSpan data, uint32_t record_size,
-                                              uint64_t records, std::string_view described_by) {
+Result<RecordFileLayout> ReadRecordFileHeader(ByteSpan data, uint32_t record_size, uint64_t records,
+                                              std::string_view described_by) {
   ByteReader header(data);
   uint32_t magic;
   RecordFileLayout layout;

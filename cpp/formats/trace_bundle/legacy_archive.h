@@ -60,8 +60,8 @@ struct RecordFileLayout {
   uint32_t record_size = 0;
   uint64_t Offset(uint64_t record) const { return data_start + record * record_size; }
 };
-Result<RecordFileLayout> ReadRecordFileHeader(ByteSpan data, uint32_t record_size,
-                                              uint64_t records, std::string_view described_by);
+Result<RecordFileLayout> ReadRecordFileHeader(ByteSpan data, uint32_t record_size, uint64_t records,
+                                              std::string_view described_by);
 
 }  // namespace instrumentscope::trace_bundle
 

@@ -198,8 +198,8 @@ Result<std::map<int64_t, SymbolTable>> ReadArchivedSymbols(const TypedStream& st
 Status ReadSamplerRecords(ByteSpan data, const SamplerRun& run,
                           const std::function<Status(const SamplerRecord&)>& visit) {
   RecordFileLayout file;
-  ASSIGN_OR_RETURN(file,
-                   ReadRecordFileHeader(data, run.record_size, run.record_count, "the run archive"));
+  ASSIGN_OR_RETURN(
+      file, ReadRecordFileHeader(data, run.record_size, run.record_count, "the run archive"));
   // Where in a record the fields read are (ReadSamplerRun checked they exist).
   size_t timestamp_at = 0, tid_at = 0, backtrace_at = 0;
   size_t field_at = 0;

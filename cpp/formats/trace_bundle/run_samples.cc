@@ -19,8 +19,14 @@ Status RunSamples::Add(uint32_t thread, int64_t time, int64_t weight, StackId st
 
 Status RunSamples::Commit(ProfileBuilder& builder, uint32_t run, std::string table,
                           const std::string& path) const {
-  ProfileBuilder::TimelineId timeline =
-      builder.AddTimeline(run, std::move(table), ValueUnit::kNanoseconds);
+  return CommitAs(builder, run, std::move(table), path, ValueUnit::kNanoseconds, {}, false);
+}
+
+Status RunSamples::CommitAs(ProfileBuilder& builder, uint32_t run, std::string table,
+                            const std::string& path, ValueUnit unit, TimelineContent content,
+                            bool count) const {
+  ProfileBuilder::TimelineId timeline = builder.AddTimeline(
+      run, std::move(table), unit, ProfileBuilder::TimeAxis::kShared, std::move(content));
   std::vector<ProfileBuilder::ThreadId> threads;
   threads.reserve(threads_.size());
   for (const ThreadIdentity& thread : threads_) {
@@ -28,8 +34,8 @@ Status RunSamples::Commit(ProfileBuilder& builder, uint32_t run, std::string tab
   }
   for (size_t i = 0; i < samples_.size(); ++i) {
     const Sample& sample = samples_[i];
-    Status added =
-        builder.AddSample(threads[sample.thread], sample.time, sample.weight, sample.stack);
+    Status added = builder.AddSample(threads[sample.thread], sample.time, count ? 1 : sample.weight,
+                                     sample.stack);
     if (!added.ok()) return added.WithPath(path).WithOffset(sample.offset);
   }
   return OkStatus();

@@ -30,6 +30,10 @@ class RunSamples {
   // builder. An error (a limit reached) names `path` and the sample's offset.
   Status Commit(ProfileBuilder& builder, uint32_t run, std::string table,
                 const std::string& path) const;
+  // The same, of samples that are other events than CPU samples: `content`
+  // says what, `unit` what their weights are; with `count`, each weighs 1.
+  Status CommitAs(ProfileBuilder& builder, uint32_t run, std::string table, const std::string& path,
+                  ValueUnit unit, TimelineContent content, bool count) const;
 
  private:
   struct Sample {

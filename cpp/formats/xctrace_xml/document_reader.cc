@@ -143,7 +143,7 @@ void DocumentReader::EndSchema() {
     node_reading_ = Reading::kSamples;
     layout_ = std::move(weighted->table);
     ProfileBuilder::TimelineContent content;
-    content.cpu_samples = false;
+    content.kind = ProfileKind::kWeighted;
     content.weighs = std::move(weighted->weighs);
     rows_.StartTable(layout_,
                      builder_.AddTimeline(node_run_, layout_.schema, ValueUnit::kNanoseconds,
