@@ -153,19 +153,26 @@ Result<std::map<int64_t, SymbolTable>> ReadArchivedSymbols(const TypedStream& st
   };
   for (const TypedObject& object : stream.objects()) {
     if (stream.class_name(object) != "PFTSymbolData") continue;
-    // name, source path, owner, flags, n, start, n × (line, address), size.
+    // Version 5 [4.5]: name, source path, owner, flags, n, start,
+    // n × (line, address), size. Version 6 [7.3.1 – 9.3.1]: name, source
+    // path, owner, flags, n, n × (address, line), start, size, an array.
     std::vector<const TypedValue*> values = stream.Values(object);
     auto integer = [&values](size_t i) -> std::optional<int64_t> {
       if (i >= values.size() || values[i]->kind != TypedValue::Kind::kInteger) return std::nullopt;
       return values[i]->integer;
     };
+    bool v6 = stream.classes()[object.class_index].version >= 6;
     auto pairs = integer(4);
-    if (!pairs || *pairs < 0 || values.size() != 7 + 2 * static_cast<uint64_t>(*pairs) ||
-        !integer(5) || !integer(values.size() - 1)) {
-      return Status(ErrorCode::kBundleCorrupt, "a PFTSymbolData of " +
-                                                   std::to_string(values.size()) +
-                                                   " values is not name, file, owner, flags, "
-                                                   "count, start, lines and size");
+    size_t lines_at = v6 ? 5 : 6;
+    size_t start_at = v6 ? 5 + 2 * static_cast<size_t>(pairs.value_or(0)) : 5;
+    size_t size_at = v6 ? start_at + 1 : values.size() - 1;
+    if (!pairs || *pairs < 0 || values.size() != (v6 ? 8 : 7) + 2 * static_cast<uint64_t>(*pairs) ||
+        !integer(start_at) || !integer(size_at)) {
+      return Status(ErrorCode::kBundleCorrupt,
+                    "a PFTSymbolData of version " +
+                        std::to_string(stream.classes()[object.class_index].version) + " and " +
+                        std::to_string(values.size()) +
+                        " values is not name, file, owner, flags, count, start, lines and size");
     }
     Symbol symbol;
     symbol.name = text(values[0]);
@@ -180,11 +187,12 @@ Result<std::map<int64_t, SymbolTable>> ReadArchivedSymbols(const TypedStream& st
         pid = owner[3]->integer;
       }
     }
-    symbol.start = static_cast<uint64_t>(*integer(5));
-    symbol.size = static_cast<uint64_t>(*integer(values.size() - 1));
+    symbol.start = static_cast<uint64_t>(*integer(start_at));
+    symbol.size = static_cast<uint64_t>(*integer(size_at));
     for (int64_t i = 0; i < *pairs; ++i) {
-      auto line = integer(6 + 2 * static_cast<size_t>(i));
-      auto address = integer(7 + 2 * static_cast<size_t>(i));
+      size_t at = lines_at + 2 * static_cast<size_t>(i);
+      auto line = integer(v6 ? at + 1 : at);
+      auto address = integer(v6 ? at : at + 1);
       if (!line || !address) {
         return Status(ErrorCode::kBundleCorrupt, "a PFTSymbolData's address/line pair is no pair");
       }
