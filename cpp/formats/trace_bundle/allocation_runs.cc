@@ -118,7 +118,7 @@ Status AllocationRunReader::AddFree(const AllocationEvent& event) {
   auto expected = frees_.find(event.id);
   if (expected == frees_.end() || expected->second != *event.paired) {
     return Corrupt("event " + std::to_string(event.id) + " frees event " +
-                   std::to_string(*event.paired) + ", which names another free");
+                   std::to_string(*event.paired) + ", which does not name it as its free");
   }
   frees_.erase(expected);
   return OkStatus();
