@@ -144,7 +144,8 @@ struct TableSummary {
   std::string schema;
   uint64_t rows = 0;
   bool has_cpu_samples = false;
-  bool has_intervals = false;  // read as intervals or as weighted events
+  bool has_intervals = false;    // read as intervals or as weighted events
+  bool has_allocations = false;  // read as allocations
 };
 
 struct Warning {

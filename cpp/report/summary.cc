@@ -45,7 +45,8 @@ nlohmann::json TablesJson(const ProfileGroup& group) {
                       {"schema", table.schema},
                       {"rows", table.rows},
                       {"cpuSamples", table.has_cpu_samples},
-                      {"intervals", table.has_intervals}});
+                      {"intervals", table.has_intervals},
+                      {"allocations", table.has_allocations}});
   }
   return tables;
 }

@@ -181,7 +181,7 @@ test('the summary lists tables, threads and sample counts', { skip: CORPUS_SKIP 
   const bytes = readFileSync(corpusFile(`${JMH}/time-profile.xml`));
   const { file, summary } = await importTraceWithSummary(bytes);
   assert.deepEqual(summary.tables,
-    [{ run: 1, schema: 'time-profile', rows: 105, cpuSamples: true, intervals: false }]);
+    [{ run: 1, schema: 'time-profile', rows: 105, cpuSamples: true, intervals: false, allocations: false }]);
   assert.equal(summary.profiles.length, file.profiles.length);
   const threads = summary.profiles.filter((profile) => profile.kind === 'thread');
   assert.equal(threads.reduce((sum, profile) => sum + profile.sampleCount, 0), 105);

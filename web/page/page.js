@@ -7,7 +7,7 @@
 import { ImportError } from './src/index.js';
 import { filesOfDirectory } from './src/input.js';
 import { Selections, importKept, release, wholeJson } from './src/kept.js';
-import { busiestFirst, cpuOrder, plural, profileAmount, profileLabel } from './src/labels.js';
+import { allocationCount, busiestFirst, cpuOrder, plural, profileAmount, profileLabel } from './src/labels.js';
 
 const element = (id) => document.getElementById(id);
 
@@ -50,7 +50,8 @@ const HINTS = {
   KEYED_ARCHIVE_CORRUPT: `A file inside the .trace is damaged. ${REEXPORT}`,
   TYPEDSTREAM_CORRUPT: `A file inside the .trace is damaged. ${REEXPORT}`,
   BUNDLE_CORRUPT: `A file inside the .trace is damaged. ${REEXPORT}`,
-  BUNDLE_NO_SAMPLES: 'This recording holds no CPU samples. Record with the Time Profiler instrument.',
+  BUNDLE_NO_SAMPLES: 'This recording holds no samples this page reads. Record with the Time Profiler instrument ' +
+    '(CPU) or Allocations (memory), or copy the whole .trace folder if parts of it were left behind.',
   BUNDLE_UNSUPPORTED: REEXPORT,
   XML_SYNTAX: BAD_EXPORT,
   XML_FORBIDDEN: 'The XML declares a DTD or entities, which xctrace never writes. Export the table again.',
@@ -228,13 +229,15 @@ function showSymbols() {
   element('symbols-status').hidden = names.length === 0;
 }
 
-/** "8,338 samples in 10 threads, 189 intervals from 2 sources, 1,900 weighted events". */
+/** "8,338 samples in 10 threads, 84,672 allocations, 189 intervals from 2 sources, 1,900 weighted events". */
 function contentsText({ profiles, intervalSources }) {
   const ofKind = (kind) => profiles.filter((profile) => profile.kind === kind);
   const total = (list) => list.reduce((sum, profile) => sum + profile.sampleCount, 0);
   const [threads, weighted] = [ofKind('thread'), ofKind('weighted')];
   const parts = [];
   if (threads.length) parts.push(`${plural(total(threads), 'sample')} in ${plural(threads.length, 'thread')}`);
+  const allocations = allocationCount(profiles);
+  if (allocations) parts.push(plural(allocations, 'allocation'));
   if (intervalSources.length) {
     const intervals = intervalSources.reduce((sum, source) => sum + source.intervals, 0);
     parts.push(`${plural(intervals, 'interval')} from ${plural(intervalSources.length, 'source')}`);
@@ -261,19 +264,23 @@ function symbolicationText({ unnamedFrames, namedFrames, filesUsed }) {
 
 const PROFILE_GROUPS = [
   { label: 'CPU', kinds: ['thread', 'thread-pool', 'all-threads'], order: cpuOrder },
+  // All allocations, then those still alive, by bytes then counted; VM regions.
+  { label: 'Memory', kinds: ['allocations', 'vm-regions'], order: (_, indices) => indices },
   { label: 'Intervals', kinds: ['intervals'], order: (_, indices) => indices },  // by source and lane
   { label: 'During intervals', kinds: ['during'], order: busiestFirst },
   { label: 'Weighted events', kinds: ['weighted'], order: busiestFirst },
 ];
 
 // What a group holds, by what counts first: its threads' samples (the views
-// repeat them), else its intervals, else its weighted events.
-const ACTIVITY = [['thread', 'sample'], ['intervals', 'interval'], ['weighted', 'event']];
+// repeat them), else its allocations, else its intervals, else its weighted events.
+const ACTIVITY = [['thread', 'sample'], ['allocations', 'allocation'], ['intervals', 'interval'], ['weighted', 'event']];
 
 function activity(indices) {
   const { profiles } = current.summary;
-  return ACTIVITY.map(([kind]) => indices.reduce(
-    (total, index) => total + (profiles[index].kind === kind ? profiles[index].sampleCount : 0), 0));
+  return ACTIVITY.map(([kind]) => {
+    if (kind === 'allocations') return allocationCount(indices.map((index) => profiles[index]));
+    return indices.reduce((total, index) => total + (profiles[index].kind === kind ? profiles[index].sampleCount : 0), 0);
+  });
 }
 
 function activityText(indices) {
@@ -378,7 +385,7 @@ function fillThreads(preferredIndex) {
       })),
     };
   }).filter((group) => group.options.length);
-  // The busiest thread, else (a recording of intervals alone) the first listed.
+  // The busiest thread, else (a recording of allocations or intervals alone) the first listed.
   const [busiest] = busiestFirst(profiles, shown.filter((index) => profiles[index].kind === 'thread'));
   const selected = shown.includes(preferredIndex) ? preferredIndex : (busiest ?? Number(groups[0]?.options[0]?.value));
   fillGroupedSelect(element('thread-select'), groups, String(selected));

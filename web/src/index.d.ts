@@ -267,8 +267,14 @@ export declare class ImportError extends Error {
  *   ("_dispatch_worker_thread2 ×5 — proc (pid 42)");
  * - "intervals": one lane of an interval source, an evented profile;
  * - "during": one thread's CPU samples inside intervals of one name
- *   ("Main Thread 0x1a — during hangs (4, 2.3 s) — proc (pid 42)"). */
-export type ProfileKind = 'thread' | 'weighted' | 'all-threads' | 'thread-pool' | 'intervals' | 'during';
+ *   ("Main Thread 0x1a — during hangs (4, 2.3 s) — proc (pid 42)");
+ * - "allocations": one thread's heap allocations of an Allocations recording,
+ *   all or those still alive at its end, weighted by their bytes ("bytes") or
+ *   counted ("none"): "Thread 0x7435a000 — app (pid 42) — still alive at the
+ *   end (bytes)";
+ * - "vm-regions": one thread's VM regions mapped, weighted by their bytes. */
+export type ProfileKind =
+  'thread' | 'weighted' | 'all-threads' | 'thread-pool' | 'intervals' | 'during' | 'allocations' | 'vm-regions';
 
 export interface ProfileSummary {
   name: string;
@@ -291,10 +297,12 @@ export interface ProfileSummary {
   run: number;
   /** The table the samples came from, e.g. "time-profile". */
   table: string;
-  /** Samples recorded (idle gaps excluded); events for "weighted"; for
+  /** Samples recorded (idle gaps excluded); events for "weighted";
+   * allocations for "allocations", regions for "vm-regions"; for
    * "intervals", the intervals in the lane. */
   sampleCount: number;
-  /** Their total weight; for "intervals", the intervals' total duration (ns). */
+  /** Their total weight (bytes, for allocations so weighed); for
+   * "intervals", the intervals' total duration (ns). */
   sampleWeight: number;
   /** Threads merged: all of a process's for "all-threads", a pool's for
    * "thread-pool"; 1 otherwise. */
@@ -342,6 +350,8 @@ export interface TableSummary {
   cpuSamples: boolean;
   /** Whether the table was read as intervals or as weighted events. */
   intervals: boolean;
+  /** Whether the table was read as allocations (an Allocations recording's "allocations"). */
+  allocations: boolean;
 }
 
 export interface TraceSummary {

@@ -27,6 +27,30 @@ export function shortenName(name, max = NAME_LENGTH) {
   return `${start}…${end}${suffix}`;
 }
 
+const BYTE_UNITS = [[2 ** 30, 'GiB'], [2 ** 20, 'MiB'], [2 ** 10, 'KiB']];
+
+/** Bytes as Instruments counts them (1 KiB = 1024 bytes): "429.93 MiB", "512 bytes". */
+export function formatBytes(bytes) {
+  for (const [size, unit] of BYTE_UNITS) {
+    if (bytes >= size) return `${(bytes / size).toFixed(2)} ${unit}`;
+  }
+  return plural(bytes, 'byte');
+}
+
+/**
+ * Allocations of threads, each counted once: every thread has profiles of
+ * all its allocations and of those still alive, weighed and counted, and
+ * the largest count is all of them.
+ */
+export function allocationCount(profiles) {
+  const byThread = new Map();
+  for (const profile of profiles.filter((candidate) => candidate.kind === 'allocations')) {
+    const key = `${profile.run}/${profile.processLabel}/${profile.threadLabel}`;
+    byThread.set(key, Math.max(byThread.get(key) ?? 0, profile.sampleCount));
+  }
+  return [...byThread.values()].reduce((sum, count) => sum + count, 0);
+}
+
 const DURATION_UNITS = [[1e9, 's'], [1e6, 'ms'], [1e3, 'µs']];
 
 /**
@@ -55,10 +79,17 @@ export function profileLabel(profile) {
   return [shortenName(parts[0]), ...parts.slice(1)].join(' — ');
 }
 
-/** What a profile holds: "3,880 samples", "10,263 samples, 1,145 threads", "93 intervals". */
+/**
+ * What a profile holds: "3,880 samples", "10,263 samples, 1,145 threads", "93
+ * intervals", "84,671 allocations, 429.93 MiB".
+ */
 export function profileAmount(profile) {
   if (profile.kind === 'intervals') return plural(profile.sampleCount, 'interval');
   if (profile.kind === 'weighted') return plural(profile.sampleCount, 'event');
+  if (profile.kind === 'allocations' || profile.kind === 'vm-regions') {
+    const count = plural(profile.sampleCount, profile.kind === 'allocations' ? 'allocation' : 'region');
+    return profile.unit === 'bytes' ? `${count}, ${formatBytes(profile.sampleWeight)}` : count;
+  }
   const samples = plural(profile.sampleCount, 'sample');
   return profile.kind === 'all-threads' ? `${samples}, ${plural(profile.threads, 'thread')}` : samples;
 }

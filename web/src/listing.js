@@ -1,9 +1,12 @@
 // The text of `instrumentscope INPUT --list`: per run, the CPU tables with
 // their processes and threads (thread pools and all threads together among
-// them), the interval sources, and the profiles of samples during intervals
-// and of weighted events; then how much is named, and the warnings.
+// them), the Allocations tables with their processes' profiles, the interval
+// sources, and the profiles of samples during intervals and of weighted
+// events; then how much is named, and the warnings.
 
-import { busiestFirst, cpuOrder, formatDuration, plural, profileAmount, profileLabel, shortenName } from './labels.js';
+import {
+  allocationCount, busiestFirst, cpuOrder, formatDuration, plural, profileAmount, profileLabel, shortenName,
+} from './labels.js';
 
 const CPU_KINDS = ['thread', 'thread-pool', 'all-threads'];
 
@@ -58,6 +61,19 @@ function sectionLines(title, profiles, indices) {
   return lines;
 }
 
+// An Allocations table: per process, its threads' profiles in their own
+// order (all allocations, those still alive, by bytes then counted; VM regions).
+function allocationLines(summary, table, indices) {
+  const { profiles, activeProfileIndex } = summary;
+  const lines = [`  table ${table.schema}: ${plural(table.rows, 'event')}`];
+  for (const members of groupByProcess(profiles, indices)) {
+    const allocations = allocationCount(members.map((index) => profiles[index]));
+    lines.push(`    process ${profiles[members[0]].processLabel}: ${plural(allocations, 'allocation')}`);
+    lines.push(...members.map((index) => profileLine(profiles[index], index === activeProfileIndex ? '  [opens first]' : '')));
+  }
+  return lines;
+}
+
 function runLines(summary, run) {
   const { profiles } = summary;
   const lines = [`Run ${run}`];
@@ -71,12 +87,17 @@ function runLines(summary, run) {
     const cpu = inRun.filter((index) => profiles[index].table === table.schema && CPU_KINDS.includes(profiles[index].kind));
     for (const members of groupByProcess(profiles, cpu)) lines.push(...processLines(summary, members));
   }
+  for (const table of tables.filter((t) => t.allocations)) {
+    const memory = inRun.filter((index) => profiles[index].table === table.schema &&
+      ['allocations', 'vm-regions'].includes(profiles[index].kind));
+    lines.push(...allocationLines(summary, table, memory));
+  }
   lines.push(...intervalSourceLines(summary.intervalSources.filter((source) => source.run === run)));
   lines.push(...sectionLines('during intervals', profiles, ofKind('during')));
   lines.push(...sectionLines('weighted events', profiles, ofKind('weighted')));
   // Tables read neither as CPU samples nor as intervals or events: named, not
   // read. (A run can hold two stores of one table, one of them empty.)
-  const read = new Set(tables.filter((t) => t.cpuSamples || t.intervals).map((t) => t.schema));
+  const read = new Set(tables.filter((t) => t.cpuSamples || t.intervals || t.allocations).map((t) => t.schema));
   const others = new Map();
   for (const table of tables.filter((t) => !read.has(t.schema))) {
     others.set(table.schema, (others.get(table.schema) ?? 0) + table.rows);

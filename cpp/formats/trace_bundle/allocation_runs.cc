@@ -251,8 +251,9 @@ Status ImportAllocationRuns(BundleContext& bundle) {
       continue;
     }
     WarnUnread(bundle, files.run, unread);
-    bundle.builder.AddTable(
-        TableSummary{files.run, std::string(kAllocationsTable), count.value_or(0), false});
+    TableSummary table{files.run, std::string(kAllocationsTable), count.value_or(0)};
+    table.has_allocations = true;
+    bundle.builder.AddTable(std::move(table));
     bundle.runs_with_samples.insert(files.run);
   }
   return OkStatus();
