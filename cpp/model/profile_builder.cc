@@ -160,6 +160,7 @@ ProfileBuilder::ThreadId ProfileBuilder::InternThread(TimelineId timeline, const
     thread.tid = desc.tid;
     thread.process_name = std::string(desc.process_name);
     thread.pid = desc.pid;
+    thread.threads = desc.threads;
     threads_.push_back(std::move(thread));
   }
   return entry->second;
@@ -307,6 +308,7 @@ Profile ProfileBuilder::NamedProfile(const Thread& thread, bool several_runs,
   profile.kind = timeline.content.kind;
   profile.thread_name = thread.thread_name;
   profile.tid = thread.tid;
+  profile.threads = thread.threads;
   const std::string process = ProcessLabel(thread.process_name, thread.pid);
   profile.thread_label = thread.thread_name.empty() ? kUnnamedThread : thread.thread_name;
   std::vector<std::string> parts;

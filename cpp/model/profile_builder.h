@@ -39,6 +39,7 @@ struct ThreadDesc {
   uint64_t tid = 0;
   std::string_view process_name;
   int64_t pid = -1;
+  uint32_t threads = 1;  // several: the samples of a process's threads together
 };
 
 // What a timeline's samples are: CPU samples (ProfileKind::kThread), events
@@ -176,6 +177,7 @@ class ProfileBuilder {
     uint64_t tid;
     std::string process_name;
     int64_t pid;
+    uint32_t threads;
     bool sorted = true;
     PagedVector<StoredSample> samples;
   };

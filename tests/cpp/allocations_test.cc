@@ -253,6 +253,17 @@ TEST_CASE("Damaged and unknown Allocations events") {
           "they are in no profile");
     CHECK(ProfileEndingWith(*group, "all allocations (count)")->sample_count == all - 1);
   }
+  SECTION("a process's threads are taken together, and counted") {
+    auto group =
+        WithEvents833(*zip, [&](std::string& data) { PutU32(data, alive_at + 36, 0x1234); });
+    INFO(group.status().ToString());
+    REQUIRE(group.ok());
+    const Profile* together = ProfileEndingWith(*group, "all allocations (count)");
+    CHECK(together->sample_count == all);
+    CHECK(together->threads == 2);
+    CHECK(together->thread_name == "All threads");
+    CHECK(ProfileEndingWith(*whole, "all allocations (count)")->threads == 1);
+  }
   SECTION("a free of a block allocated before the recording is in no profile") {
     auto group = WithEvents833(*zip, [&](std::string& data) {
       PutU32(data, allocation_at + 52, 0xFFFFFFFF);  // the block is never freed…

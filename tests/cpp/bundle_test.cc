@@ -162,13 +162,13 @@ TEST_CASE("Every bundle in the corpus imports, or says why it cannot") {
       // Allocations (Instruments 7 to 9): profiles of bytes and counts, all
       // allocations opening first.
       {"jlfwong__speedscope/sample/profiles/Instruments/8.3.3/simple-allocations.trace.zip",
-       ErrorCode::kOk, 0, "Thread 0xdb3753c0 — simple (pid 26616) — all allocations (bytes)", ""},
+       ErrorCode::kOk, 0, "All threads — simple (pid 26616) — all allocations (bytes)", ""},
       {"jlfwong__speedscope/sample/profiles/Instruments/9.3.1/random-allocations.trace.zip",
-       ErrorCode::kOk, 0, "Thread 0xac009380 — random (pid 55126) — all allocations (bytes)", ""},
+       ErrorCode::kOk, 0, "All threads — random (pid 55126) — all allocations (bytes)", ""},
       {"jlfwong__speedscope/sample/profiles/Instruments/7.3.1/random-allocations.trace.zip",
-       ErrorCode::kOk, 0, "Thread 0x7435a000 — random (pid 32976) — all allocations (bytes)", ""},
+       ErrorCode::kOk, 0, "All threads — random (pid 32976) — all allocations (bytes)", ""},
       {"jlfwong__speedscope/sample/cpp/allocations.trace", ErrorCode::kOk, 0,
-       "Thread 0x7435a000 — sample (pid 73856) — all allocations (bytes)", ""},
+       "All threads — sample (pid 73856) — all allocations (bytes)", ""},
       {"EricSlick__hello_world_utility/Instruments.trace", ErrorCode::kBundleNoSamples},
       {"nishadchenicheri__MemoryIssues/Instruments1.trace", ErrorCode::kBundleNoSamples},
       {"OSzhou__XCTraceParser/trace/yuan_whole_class.trace", ErrorCode::kBundleNoSamples},

@@ -27,13 +27,13 @@ test('--list shows an Allocations table with its profiles, all allocations first
 Instruments: Allocations, VM Tracker
 Run 1
   table allocations: 425 events
-    process simple (pid 26616): 423 allocations
-      Thread 0xdb3753c0 — all allocations (bytes): 423 allocations, 435.00 KiB  [opens first]
-      Thread 0xdb3753c0 — still alive at the end (bytes): 422 allocations, 422.00 KiB
-      Thread 0xdb3753c0 — all allocations (count): 423 allocations
-      Thread 0xdb3753c0 — still alive at the end (count): 422 allocations
-      Thread 0xdb3753c0 — VM regions mapped (bytes): 1 region, 8.00 MiB
-      Thread 0xdb3753c0 — VM regions still mapped at the end (bytes): 1 region, 8.00 MiB
+    process simple (pid 26616): 423 allocations by 1 thread
+      All threads — all allocations (bytes): 423 allocations, 435.00 KiB  [opens first]
+      All threads — still alive at the end (bytes): 422 allocations, 422.00 KiB
+      All threads — all allocations (count): 423 allocations
+      All threads — still alive at the end (count): 422 allocations
+      All threads — VM regions mapped (bytes): 1 region, 8.00 MiB
+      All threads — VM regions still mapped at the end (bytes): 1 region, 8.00 MiB
 Names: 24 of 24 sampled frames named (100%)
 `);
 });
@@ -56,7 +56,7 @@ test('the file holds bytes and counts, valid for speedscope', { skip: CORPUS_SKI
     assert.equal(profile.weights.reduce((sum, weight) => sum + weight, 0), summary.profiles[index].sampleWeight);
   });
   assert.equal(file.profiles[summary.activeProfileIndex].name,
-    'Thread 0xdb3753c0 — simple (pid 26616) — all allocations (bytes)');
+    'All threads — simple (pid 26616) — all allocations (bytes)');
 });
 
 test('listings count each allocation once and show bytes as Instruments does', () => {
@@ -64,13 +64,13 @@ test('listings count each allocation once and show bytes as Instruments does', (
   assert.equal(formatBytes(1), '1 byte');
   assert.equal(formatBytes(450815312), '429.93 MiB');
   assert.equal(formatBytes(2 ** 30 * 7.5), '7.50 GiB');
-  const thread = (threadLabel, unit, sampleCount, sampleWeight) => ({
-    kind: 'allocations', unit, sampleCount, sampleWeight, run: 1, processLabel: 'app (pid 1)', threadLabel,
+  const process = (processLabel, unit, sampleCount, sampleWeight) => ({
+    kind: 'allocations', unit, sampleCount, sampleWeight, run: 1, processLabel, threadLabel: 'All threads',
   });
   const profiles = [
-    thread('Thread 0x1', 'bytes', 10, 4096), thread('Thread 0x1', 'bytes', 7, 1024),
-    thread('Thread 0x1', 'none', 10, 10), thread('Thread 0x1', 'none', 7, 7),
-    thread('Thread 0x2', 'bytes', 5, 100), thread('Thread 0x2', 'none', 5, 5),
+    process('app (pid 1)', 'bytes', 10, 4096), process('app (pid 1)', 'bytes', 7, 1024),
+    process('app (pid 1)', 'none', 10, 10), process('app (pid 1)', 'none', 7, 7),
+    process('helper (pid 2)', 'bytes', 5, 100), process('helper (pid 2)', 'none', 5, 5),
     { kind: 'vm-regions', unit: 'bytes', sampleCount: 3, sampleWeight: 3 << 20, run: 1, processLabel: 'app (pid 1)' },
   ];
   assert.equal(allocationCount(profiles), 15);

@@ -268,11 +268,11 @@ export declare class ImportError extends Error {
  * - "intervals": one lane of an interval source, an evented profile;
  * - "during": one thread's CPU samples inside intervals of one name
  *   ("Main Thread 0x1a — during hangs (4, 2.3 s) — proc (pid 42)");
- * - "allocations": one thread's heap allocations of an Allocations recording,
- *   all or those still alive at its end, weighted by their bytes ("bytes") or
- *   counted ("none"): "Thread 0x7435a000 — app (pid 42) — still alive at the
- *   end (bytes)";
- * - "vm-regions": one thread's VM regions mapped, weighted by their bytes. */
+ * - "allocations": one process's heap allocations of an Allocations
+ *   recording, its threads together, all or those still alive at its end,
+ *   weighted by their bytes ("bytes") or counted ("none"): "All threads — app
+ *   (pid 42) — still alive at the end (bytes)";
+ * - "vm-regions": one process's VM regions mapped, weighted by their bytes. */
 export type ProfileKind =
   'thread' | 'weighted' | 'all-threads' | 'thread-pool' | 'intervals' | 'during' | 'allocations' | 'vm-regions';
 

@@ -38,17 +38,17 @@ export function formatBytes(bytes) {
 }
 
 /**
- * Allocations of threads, each counted once: every thread has profiles of
+ * Allocations of processes, each counted once: every process has profiles of
  * all its allocations and of those still alive, weighed and counted, and
  * the largest count is all of them.
  */
 export function allocationCount(profiles) {
-  const byThread = new Map();
+  const byProcess = new Map();
   for (const profile of profiles.filter((candidate) => candidate.kind === 'allocations')) {
-    const key = `${profile.run}/${profile.processLabel}/${profile.threadLabel}`;
-    byThread.set(key, Math.max(byThread.get(key) ?? 0, profile.sampleCount));
+    const key = `${profile.run}/${profile.processLabel}`;
+    byProcess.set(key, Math.max(byProcess.get(key) ?? 0, profile.sampleCount));
   }
-  return [...byThread.values()].reduce((sum, count) => sum + count, 0);
+  return [...byProcess.values()].reduce((sum, count) => sum + count, 0);
 }
 
 const DURATION_UNITS = [[1e9, 's'], [1e6, 'ms'], [1e3, 'µs']];

@@ -61,14 +61,15 @@ function sectionLines(title, profiles, indices) {
   return lines;
 }
 
-// An Allocations table: per process, its threads' profiles in their own
-// order (all allocations, those still alive, by bytes then counted; VM regions).
+// An Allocations table: per process, its profiles in their own order (all
+// allocations, those still alive, by bytes then counted; VM regions).
 function allocationLines(summary, table, indices) {
   const { profiles, activeProfileIndex } = summary;
   const lines = [`  table ${table.schema}: ${plural(table.rows, 'event')}`];
   for (const members of groupByProcess(profiles, indices)) {
     const allocations = allocationCount(members.map((index) => profiles[index]));
-    lines.push(`    process ${profiles[members[0]].processLabel}: ${plural(allocations, 'allocation')}`);
+    const { processLabel, threads } = profiles[members[0]];
+    lines.push(`    process ${processLabel}: ${plural(allocations, 'allocation')} by ${plural(threads, 'thread')}`);
     lines.push(...members.map((index) => profileLine(profiles[index], index === activeProfileIndex ? '  [opens first]' : '')));
   }
   return lines;

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -64,15 +65,15 @@ class AllocationRunReader {
         samples_(*samples) {}
 
   Status Add(const AllocationEvent& event);
-  // After the last event: every allocation's free was seen.
-  Status Finish() const;
+  // After the last event: counts the threads; every allocation's free was seen.
+  Status Finish();
   // Events of kinds this version does not read, by kind.
   const std::map<uint32_t, uint64_t>& unread() const { return unread_; }
 
  private:
   Status AddBlock(const AllocationEvent& event, RunSamples& all, RunSamples& alive);
   Status AddFree(const AllocationEvent& event);
-  uint32_t Thread(uint32_t tid);
+  uint32_t Process();
   Result<StackId> Stack(uint32_t id);
 
   BundleContext& bundle_;
@@ -80,7 +81,8 @@ class AllocationRunReader {
   const AllocationRun& run_;
   const RunDetails* details_;
   AllocationSamples& samples_;
-  std::map<uint32_t, uint32_t> threads_;          // tid → thread, the same in every RunSamples
+  std::optional<uint32_t> process_;               // the process's thread in every RunSamples
+  std::set<uint32_t> tids_;                       // the threads that allocated
   std::unordered_map<uint32_t, StackId> stacks_;  // backtrace id → stack
   std::unordered_map<uint64_t, uint64_t> frees_;  // a free's id → its allocation's, until seen
   std::map<uint32_t, uint64_t> unread_;
@@ -101,7 +103,8 @@ Status AllocationRunReader::Add(const AllocationEvent& event) {
 
 Status AllocationRunReader::AddBlock(const AllocationEvent& event, RunSamples& all,
                                      RunSamples& alive) {
-  uint32_t thread = Thread(event.thread);
+  uint32_t thread = Process();
+  tids_.insert(event.thread);
   StackId stack;
   ASSIGN_OR_RETURN(stack, Stack(event.backtrace));
   RETURN_IF_ERROR(all.Add(thread, event.time, event.size, stack, event.offset));
@@ -124,7 +127,12 @@ Status AllocationRunReader::AddFree(const AllocationEvent& event) {
   return OkStatus();
 }
 
-Status AllocationRunReader::Finish() const {
+Status AllocationRunReader::Finish() {
+  if (process_) {
+    for (RunSamples* samples : samples_.each()) {
+      samples->thread(*process_).threads = static_cast<uint32_t>(tids_.size());
+    }
+  }
   if (frees_.empty()) return OkStatus();
   auto [free, allocation] = *frees_.begin();
   return Corrupt("event " + std::to_string(allocation) + " is freed by event " +
@@ -132,13 +140,15 @@ Status AllocationRunReader::Finish() const {
                  std::to_string(frees_.size() - 1) + " more such events)");
 }
 
-uint32_t AllocationRunReader::Thread(uint32_t tid) {
-  auto known = threads_.find(tid);
-  if (known != threads_.end()) return known->second;
-  ThreadIdentity identity = LegacyThread(details_, nullptr, tid, files_.pid);
-  uint32_t thread = 0;
-  for (RunSamples* samples : samples_.each()) thread = samples->AddThread(identity);
-  return threads_.emplace(tid, thread).first->second;
+// The events file is one process's, and its threads are taken together, as
+// Instruments' Allocations call tree takes them: one profile of each kind for
+// the process.
+uint32_t AllocationRunReader::Process() {
+  if (process_) return *process_;
+  ThreadIdentity identity = LegacyThread(details_, nullptr, 0, files_.pid);
+  identity.name = "All threads";
+  for (RunSamples* samples : samples_.each()) process_ = samples->AddThread(identity);
+  return *process_;
 }
 
 Result<StackId> AllocationRunReader::Stack(uint32_t id) {

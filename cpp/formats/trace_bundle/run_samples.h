@@ -21,6 +21,8 @@ class RunSamples {
  public:
   // The thread's index among this table's, in the order threads appear.
   uint32_t AddThread(ThreadIdentity thread);
+  // Thread `thread`, to be told more of before the samples are committed.
+  ThreadIdentity& thread(uint32_t thread) { return threads_[thread]; }
   // A sample of thread `thread`, whose bytes are at `offset` in the table's
   // file. Fails as ProfileBuilder::AddSample would for its time and weight.
   Status Add(uint32_t thread, int64_t time, int64_t weight, StackId stack, uint64_t offset);

@@ -27,8 +27,9 @@ struct ThreadIdentity {
   uint64_t tid = 0;
   std::string process_name;  // empty: the builder says "pid N"
   int64_t pid = -1;
+  uint32_t threads = 1;
 
-  ThreadDesc Desc() const { return ThreadDesc{name, tid, process_name, pid}; }
+  ThreadDesc Desc() const { return ThreadDesc{name, tid, process_name, pid, threads}; }
 };
 
 // The names a corespace run's own tables give.
