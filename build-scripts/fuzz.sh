@@ -11,8 +11,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 seconds="${1:-60}"
 shift || true
-all_targets=(zip inflate gzip bplist keyed_archive form_template typedstream bulkstore uniquer
-  symbol_archive xml deep_copy demangle macho symbolication import)
+all_targets=(zip inflate gzip bplist keyed_archive form_template typedstream allocation_events
+  bulkstore uniquer symbol_archive xml deep_copy demangle macho symbolication import)
 targets=("$@")
 ((${#targets[@]})) || targets=("${all_targets[@]}")
 FUZZ_DIR="$BUILD_DIR/fuzz"

@@ -39,21 +39,26 @@ function expanded(bytes) {
   }
 }
 
-// The files of a small zip, by its local headers (stored or deflated).
+// The files of a zip, by its central directory (stored or deflated; no zip64).
 function zipMembers(bytes) {
+  const end = bytes.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (end < 0 || end + 22 > bytes.length) return [];
   const members = [];
-  for (let at = 0; at + 30 <= bytes.length && bytes.readUInt32LE(at) === 0x04034b50;) {
-    const method = bytes.readUInt16LE(at + 8);
-    const size = bytes.readUInt32LE(at + 18);
-    const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
-    if (size === 0) break;  // sizes in a data descriptor: not worth following here
+  let at = bytes.readUInt32LE(end + 16);
+  for (let entry = bytes.readUInt16LE(end + 10); entry > 0 && at + 46 <= end; entry--) {
+    if (bytes.readUInt32LE(at) !== 0x02014b50) break;
+    const method = bytes.readUInt16LE(at + 10);
+    const size = bytes.readUInt32LE(at + 20);
+    const local = bytes.readUInt32LE(at + 42);
+    at += 46 + bytes.readUInt16LE(at + 28) + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32);
+    if (local + 30 > bytes.length) continue;
+    const start = local + 30 + bytes.readUInt16LE(local + 26) + bytes.readUInt16LE(local + 28);
     const data = bytes.subarray(start, start + size);
     try {
       members.push(method === 8 ? inflateRawSync(data) : data);
     } catch {
       // a damaged member is no seed
     }
-    at = start + size;
   }
   return members;
 }
@@ -134,7 +139,7 @@ function main() {
     seeds.get(target).set(createHash('sha1').update(bytes).digest('hex'), bytes);
   };
 
-  const corpus = files(CORPUS).filter((path) => statSync(path).size <= 8 * MAX_SEED);
+  const corpus = files(CORPUS).filter((path) => statSync(path).size <= 8 * MAX_SEED || path.endsWith('.oa'));
   for (const path of [...corpus, ...files(MALFORMED)]) {
     const name = basename(path);
     const raw = readFileSync(path);
@@ -149,6 +154,16 @@ function main() {
     // Legacy run archives and symbols: typedstreams inside small zips.
     if (name.endsWith('.zip') && /\/(run_data|shared_data)\//.test(path)) {
       for (const member of zipMembers(raw)) {
+        if (startsWith(member.subarray(2), 'streamtyped')) add('typedstream', member);
+      }
+    }
+    // Allocations events, in a .trace folder or a zipped recording: their
+    // header and first thousand records.
+    const firstEvents = (events) => events.subarray(0, 4096 + 1000 * 56);
+    if (name.endsWith('.oa')) add('allocation_events', firstEvents(raw));
+    if (name.endsWith('allocations.trace.zip')) {
+      for (const member of zipMembers(raw)) {
+        if (member.length >= 4 && member.readUInt32LE(0) === 0x12340a0a) add('allocation_events', firstEvents(member));
         if (startsWith(member.subarray(2), 'streamtyped')) add('typedstream', member);
       }
     }

@@ -18,6 +18,7 @@
 #include "container/zip.h"
 #include "demangle/demangle.h"
 #include "formats/deep_copy/deep_copy_importer.h"
+#include "formats/trace_bundle/allocations.h"
 #include "formats/trace_bundle/form_template.h"
 #include "formats/trace_bundle/image_list.h"
 #include "formats/trace_bundle/legacy_sampler.h"
@@ -125,7 +126,8 @@ void KeyedArchiveTarget(ByteSpan input) {
 }
 
 // A typedstream, every value of every object asked for as each Foundation
-// class, then read as a legacy run archive and as archived symbols.
+// class, then read as a legacy run archive, as archived symbols and as an
+// Allocations run's shared data.
 void TypedStreamTarget(ByteSpan input) {
   auto stream = TypedStream::Parse(input, FuzzLimits());
   if (!stream.ok()) return;
@@ -140,6 +142,40 @@ void TypedStreamTarget(ByteSpan input) {
   }
   (void)trace_bundle::ReadSamplerRun(*stream, FuzzLimits());
   (void)trace_bundle::ReadArchivedSymbols(*stream);
+  (void)trace_bundle::ReadAllocationRun(*stream, FuzzLimits());
+}
+
+// An Allocations events file, read as if its shared data counted the records
+// it holds after its header, and as many as fit in the whole file. Every
+// event the reader gives keeps its promises: ids in order, an allocation
+// paired with a later event, a free with an earlier one, no bytes for a free.
+void AllocationEvents(ByteSpan input) {
+  using trace_bundle::AllocationEventType;
+  constexpr uint32_t kRecordSize = 56;
+  uint32_t data_start = 0;
+  if (input.size() >= 16) std::memcpy(&data_start, input.data() + 12, 4);
+  trace_bundle::AllocationRun run;
+  run.version = input.size() % 2 ? 2 : 3;
+  run.record_size = kRecordSize;
+  for (uint64_t count : {data_start < input.size() ? (input.size() - data_start) / kRecordSize : 0,
+                         input.size() / kRecordSize}) {
+    run.event_count = count;
+    uint64_t next = 0;
+    (void)trace_bundle::ReadAllocationEvents(
+        input, run, [&](const trace_bundle::AllocationEvent& event) {
+          if (event.id != next++) Disagree("Allocations events out of order");
+          if (event.offset + kRecordSize > input.size()) Disagree("an event outside its file");
+          bool allocation = event.type == static_cast<uint32_t>(AllocationEventType::kMalloc) ||
+                            event.type == static_cast<uint32_t>(AllocationEventType::kVmAllocate);
+          if (!allocation && event.size != 0) Disagree("a free or unread event with bytes");
+          if (event.paired &&
+              (allocation ? *event.paired <= event.id : *event.paired >= event.id)) {
+            Disagree("an event paired against the order of time");
+          }
+          if (event.paired && *event.paired >= count) Disagree("an event paired outside the run");
+          return OkStatus();
+        });
+  }
 }
 
 // A Mach-O, thin or universal (a binary, a dSYM's DWARF file): every image's
@@ -329,6 +365,7 @@ const std::vector<Target>& Targets() {
       {"keyed_archive", KeyedArchiveTarget},
       {"form_template", FormTemplate},
       {"typedstream", TypedStreamTarget},
+      {"allocation_events", AllocationEvents},
       {"macho", MachO},
       {"symbolication", Symbolication},
       {"bulkstore", BulkStoreRows},
