@@ -1,4 +1,4 @@
-// Allocations recordings (Instruments 7 to 9) through the real core: the
+// Allocations recordings (Instruments 6 to 9) through the real core: the
 // CLI's --list, the summary's kinds and units, the file speedscope reads,
 // and how listings count and show allocations (web/src/labels.js).
 import assert from 'node:assert/strict';
@@ -35,6 +35,7 @@ Run 1
       All threads — VM regions mapped (bytes): 1 region, 8.00 MiB
       All threads — VM regions still mapped at the end (bytes): 1 region, 8.00 MiB
 Names: 24 of 24 sampled frames named (100%)
+warning: the VM Tracker instrument's recording is not read: its snapshots of the process's VM regions are in no profile
 `);
 });
 

@@ -19,6 +19,18 @@
 namespace instrumentscope::trace_bundle {
 namespace {
 
+// Instruments whose recordings live only in their own run archives, which
+// are not read: what each one's recording held that no profile shows.
+struct UnreadInstrument {
+  std::string_view type;  // after "com.apple.xray.instrument-type."
+  const char* lost;
+};
+constexpr UnreadInstrument kUnreadInstruments[] = {
+    {"vmtrack", "its snapshots of the process's VM regions are in no profile"},
+    {"homeleaks", "the leaked blocks it found are in no profile"},
+    {"UIAutomation", "its script's log is in no profile"},
+};
+
 // The tables read, by schema name. Every other table is only listed, with
 // its row count. A table of another kind is read by a consumer of its own,
 // in a file of its own, added here.
@@ -129,6 +141,12 @@ Status BundleImport::ReadTemplate() {
   bundle_.form = form.take();
   for (const std::string& type : bundle_.form->instrument_types) {
     builder.AddInstrument(InstrumentName(type));
+    for (const UnreadInstrument& unread : kUnreadInstruments) {
+      if (InstrumentTypeSuffix(type) != unread.type) continue;
+      builder.AddWarning(
+          "INSTRUMENT_NOT_READ",
+          "the " + InstrumentName(type) + " instrument's recording is not read: " + unread.lost);
+    }
   }
   for (const std::string& problem : bundle_.form->problems) {
     builder.AddWarning("FORM_TEMPLATE_DAMAGED", "form.template: " + problem);

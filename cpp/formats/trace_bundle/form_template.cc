@@ -531,6 +531,13 @@ Result<FormTemplate> ReadFormTemplate(ByteSpan bytes, const Limits& limits) {
   return form;
 }
 
+std::string_view InstrumentTypeSuffix(std::string_view type) {
+  if (type.substr(0, kInstrumentTypePrefix.size()) == kInstrumentTypePrefix) {
+    type.remove_prefix(kInstrumentTypePrefix.size());
+  }
+  return type;
+}
+
 std::string InstrumentName(std::string_view type) {
   static const std::map<std::string_view, const char*> names = {
       {"coresampler2", "Time Profiler"},
@@ -543,10 +550,7 @@ std::string InstrumentName(std::string_view type) {
       {"UIAutomation", "Automation"},
       {"device-thermal-state", "Thermal State"},
   };
-  std::string_view suffix = type;
-  if (suffix.substr(0, kInstrumentTypePrefix.size()) == kInstrumentTypePrefix) {
-    suffix.remove_prefix(kInstrumentTypePrefix.size());
-  }
+  std::string_view suffix = InstrumentTypeSuffix(type);
   auto entry = names.find(suffix);
   return entry == names.end() ? std::string(suffix) : std::string(entry->second);
 }

@@ -43,6 +43,8 @@ struct FormTemplate {
 // `problems`, so that a bundle with a partly unreadable template still imports.
 Result<FormTemplate> ReadFormTemplate(ByteSpan bytes, const Limits& limits);
 
+// "coresampler2" for "com.apple.xray.instrument-type.coresampler2".
+std::string_view InstrumentTypeSuffix(std::string_view type);
 // "Time Profiler" for "com.apple.xray.instrument-type.coresampler2", and so on.
 std::string InstrumentName(std::string_view type);
 
