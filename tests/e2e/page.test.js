@@ -34,6 +34,7 @@ const DEEP_COPY = 'jlfwong__speedscope/sample/profiles/Instruments/16.0/simple-t
 const STRUX_FOLDER = 'Ricks__Strux/Instruments.trace';
 const THOUSAND_THREADS_FOLDER = 'MulliganKyle__Thesis-EvaluationTool/Instruments3.trace';
 const SWIFTUI_26 = 'benjaminRomano__mperf/src/test/resources/example.trace.zip';
+const ALLOCATIONS = 'jlfwong__speedscope/sample/profiles/Instruments/8.3.3/simple-allocations.trace.zip';
 const BARE_ADDRESSES = 'openjdk__jmh/jmh-core/src/test/resources/org.openjdk.jmh.profile.xctrace/time-profile.xcode12.5.xml';
 const SKIP = CHROMIUM_SKIP || CORPUS_SKIP;
 
@@ -181,6 +182,37 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
       assert.equal(options[2][0], 'All threads — 10,263 samples, 1,145 threads');
       assertCleanPage(page);
     });
+
+  test('an Allocations recording opens as bytes, with its memory profiles grouped', { skip: SKIP }, async () => {
+    const page = await openPage(session);
+    await page.setInputFiles('#file-input', corpusFile(ALLOCATIONS));
+    assert.equal(await settledState(page), 'loaded');
+    await assertShowsGolden(page, 'trace_bundle/speedscope-8.3.3-simple-allocations',
+      'simple-allocations.speedscope.json');
+    const memory = await page.$$eval('#thread-select optgroup[label^="Memory"] option',
+      (options) => options.map((option) => option.textContent));
+    assert.deepEqual(memory, [
+      'All threads — all allocations (bytes) — 423 allocations, 435.00 KiB',
+      'All threads — still alive at the end (bytes) — 422 allocations, 422.00 KiB',
+      'All threads — all allocations (count) — 423 allocations',
+      'All threads — still alive at the end (count) — 422 allocations',
+      'All threads — VM regions mapped (bytes) — 1 region, 8.00 MiB',
+      'All threads — VM regions still mapped at the end (bytes) — 1 region, 8.00 MiB',
+    ]);
+    assert.equal(await page.textContent('#thread-select option:checked'), memory[0]);
+    const status = await page.textContent('#status');
+    assert.match(status, /423 allocations, recorded with Allocations, VM Tracker/);
+    assert.match(status, /INSTRUMENT_NOT_READ: the VM Tracker instrument's recording is not read/);
+
+    await page.selectOption('#thread-select', { label: memory[1] });
+    const viewer = page.frameLocator('#viewer iframe');
+    await viewer.getByText(/All threads — simple \(pid 26616\) — still alive at the end \(bytes\)/).waitFor();
+    // speedscope weighs the frames in bytes: the 422 blocks of 1 KiB still alive.
+    const tooltip = await assertFlameGraphShows(page, 'start');
+    assert.match(tooltip, /^422\.00 KB \(100%\) start/);
+    await saveScreenshot(page, 'allocations-bytes');
+    assertCleanPage(page);
+  });
 
   test('a .trace folder from the folder picker shows its flame graph', { skip: SKIP }, async () => {
     const page = await openPage(session);
