@@ -187,10 +187,12 @@ Result<AllocationRun> ReadSharedData(BundleContext& bundle, const AllocationRunF
     }
   }
   std::string folder = "shared_data/" + std::to_string(files.run) + ".run/";
-  return Corrupt("none of the zips in " + folder +
-                 " holds the Allocations data that describes its events (an "
-                 "XRObjectAllocRunSharedData)")
-      .WithPath(folder);
+  std::string wanted =
+      "the Allocations data that describes its events (an XRObjectAllocRunSharedData)";
+  if (run_zips == zips.end() || run_zips->second.empty()) {
+    return Corrupt(folder + " is missing: it holds " + wanted).WithPath(folder);
+  }
+  return Corrupt("none of the zips in " + folder + " holds " + wanted).WithPath(folder);
 }
 
 // Reads the run into `samples`; `count` gets its number of events, once known.
