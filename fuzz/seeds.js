@@ -161,8 +161,10 @@ function main() {
     // header and first thousand records.
     const firstEvents = (events) => events.subarray(0, 4096 + 1000 * 56);
     if (name.endsWith('.oa')) add('allocation_events', firstEvents(raw));
-    if (name.endsWith('allocations.trace.zip')) {
-      for (const member of zipMembers(raw)) {
+    if (name.endsWith('.zip') && name.includes('allocations')) {
+      // The run's shared data is a zip inside the recording's.
+      const members = zipMembers(raw).flatMap((member) => (startsWith(member, 'PK') ? [member, ...zipMembers(member)] : [member]));
+      for (const member of members) {
         if (member.length >= 4 && member.readUInt32LE(0) === 0x12340a0a) add('allocation_events', firstEvents(member));
         if (startsWith(member.subarray(2), 'streamtyped')) add('typedstream', member);
       }
