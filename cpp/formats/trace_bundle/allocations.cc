@@ -44,26 +44,10 @@ Status ReadCategories(const TypedStream& stream, const TypedValue* substitutions
   return OkStatus();
 }
 
-Status ReadBacktraces(const TypedStream& stream, const TypedValue* substitutions,
-                      const Limits& limits, AllocationRun* run) {
-  IdMap map;
-  ASSIGN_OR_RETURN(map, ReadIdMap(stream, substitutions, limits, "backtrace table"));
-  for (const auto& [object, id] : map.entries) {
-    RawBacktrace backtrace;
-    ASSIGN_OR_RETURN(backtrace, ReadRawBacktrace(map.stream, *object, id, limits));
-    if (!run->backtraces.emplace(id, std::move(backtrace)).second) {
-      return Corrupt("the backtrace table holds id " + std::to_string(id) + " twice");
-    }
-  }
-  return OkStatus();
-}
-
 Status ReadDescriptor(const TypedStream& stream, const TypedObject& descriptor,
                       const Limits& limits, AllocationRun* run) {
-  const TypedValue* properties = PropertiesOf(stream, descriptor);
-  if (!properties || !stream.Dictionary(*properties)) {
-    return Corrupt("the shared data's XREventDescriptor holds no properties");
-  }
+  const TypedValue* properties;
+  ASSIGN_OR_RETURN(properties, DescriptorProperties(stream, descriptor, "the shared data"));
   const TypedValue* props = stream.Lookup(*properties, "_props");
   auto count = NumberAt(stream, props, "next_event_id");
   auto size = NumberAt(stream, properties, "_maxEventSize");
@@ -82,7 +66,10 @@ Status ReadDescriptor(const TypedStream& stream, const TypedObject& descriptor,
   run->version = *version;
   const TypedValue* categories = props ? stream.Lookup(*props, "category_substitutions") : nullptr;
   RETURN_IF_ERROR(ReadCategories(stream, categories, limits, run));
-  return ReadBacktraces(stream, stream.Lookup(*properties, "_substitutions"), limits, run);
+  ASSIGN_OR_RETURN(
+      run->backtraces,
+      ReadBacktraceTable(stream, stream.Lookup(*properties, "_substitutions"), limits));
+  return OkStatus();
 }
 
 }  // namespace

@@ -31,7 +31,7 @@ struct AllocationRun {
   uint32_t record_size = 0;
   uint64_t event_count = 0;
   std::string events_file;  // "event_data_32976.oa"
-  std::unordered_map<uint32_t, RawBacktrace> backtraces;
+  BacktraceTable backtraces;
   std::unordered_map<uint32_t, std::string> categories;  // "Malloc 2.00 KiB", "CFString"…
 };
 

@@ -96,6 +96,31 @@ Result<RawBacktrace> ReadRawBacktrace(const TypedStream& stream, const TypedValu
   return backtrace;
 }
 
+Result<const TypedValue*> DescriptorProperties(const TypedStream& stream,
+                                               const TypedObject& descriptor,
+                                               std::string_view archive) {
+  const TypedValue* properties = PropertiesOf(stream, descriptor);
+  if (!properties || !stream.Dictionary(*properties)) {
+    return Corrupt(std::string(archive) + "'s XREventDescriptor holds no properties");
+  }
+  return properties;
+}
+
+Result<BacktraceTable> ReadBacktraceTable(const TypedStream& stream,
+                                          const TypedValue* substitutions, const Limits& limits) {
+  IdMap map;
+  ASSIGN_OR_RETURN(map, ReadIdMap(stream, substitutions, limits, "backtrace table"));
+  BacktraceTable table;
+  for (const auto& [object, id] : map.entries) {
+    RawBacktrace backtrace;
+    ASSIGN_OR_RETURN(backtrace, ReadRawBacktrace(map.stream, *object, id, limits));
+    if (!table.emplace(id, std::move(backtrace)).second) {
+      return Corrupt("the backtrace table holds id " + std::to_string(id) + " twice");
+    }
+  }
+  return table;
+}
+
 Result<RecordFileLayout> ReadRecordFileHeader(ByteSpan data, uint32_t record_size, uint64_t records,
                                               std::string_view described_by) {
   ByteReader header(data);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -50,6 +51,17 @@ struct RawBacktrace {
 };
 Result<RawBacktrace> ReadRawBacktrace(const TypedStream& stream, const TypedValue& object,
                                       uint32_t id, const Limits& limits);
+
+// An XREventDescriptor's properties (an NSDictionary); `archive` names the
+// archive that holds it in errors ("the run archive").
+Result<const TypedValue*> DescriptorProperties(const TypedStream& stream,
+                                               const TypedObject& descriptor,
+                                               std::string_view archive);
+
+// The backtraces a descriptor's `_substitutions` map ids to.
+using BacktraceTable = std::unordered_map<uint32_t, RawBacktrace>;
+Result<BacktraceTable> ReadBacktraceTable(const TypedStream& stream,
+                                          const TypedValue* substitutions, const Limits& limits);
 
 // A record file's header: magic 0x12340A0A @0, where the records start @0x0C
 // (the header page's size), the record size @0x10. Checks that the records

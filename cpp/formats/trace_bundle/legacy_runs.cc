@@ -32,7 +32,7 @@ class LegacyRunReader {
 
  private:
   uint32_t Thread(uint64_t tid, int64_t backtrace_pid);
-  StackId Stack(uint32_t id, const SamplerRun::Backtrace& backtrace);
+  StackId Stack(uint32_t id, const RawBacktrace& backtrace);
 
   BundleContext& bundle_;
   const LegacyRunFiles& files_;
@@ -72,7 +72,7 @@ uint32_t LegacyRunReader::Thread(uint64_t tid, int64_t backtrace_pid) {
   return threads_.emplace(tid, samples_.AddThread(std::move(identity))).first->second;
 }
 
-StackId LegacyRunReader::Stack(uint32_t id, const SamplerRun::Backtrace& backtrace) {
+StackId LegacyRunReader::Stack(uint32_t id, const RawBacktrace& backtrace) {
   auto known = stacks_.find(id);
   if (known != stacks_.end()) return known->second;
   FrameNamer& namer = bundle_.frames;

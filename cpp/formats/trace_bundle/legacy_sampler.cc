@@ -19,28 +19,10 @@ Status Corrupt(const std::string& what) {
   return Status(ErrorCode::kBundleCorrupt, what);
 }
 
-// The backtraces the descriptor's substitutions map ids to.
-Status ReadBacktraces(const TypedStream& stream, const TypedValue* substitutions,
-                      const Limits& limits, SamplerRun* run) {
-  IdMap map;
-  ASSIGN_OR_RETURN(map, ReadIdMap(stream, substitutions, limits, "backtrace table"));
-  for (const auto& [object, id] : map.entries) {
-    RawBacktrace raw;
-    ASSIGN_OR_RETURN(raw, ReadRawBacktrace(map.stream, *object, id, limits));
-    SamplerRun::Backtrace backtrace{raw.pid, std::move(raw.addresses)};
-    if (!run->backtraces.emplace(id, std::move(backtrace)).second) {
-      return Corrupt("the backtrace table holds id " + std::to_string(id) + " twice");
-    }
-  }
-  return OkStatus();
-}
-
 Status ReadEventDescriptor(const TypedStream& stream, const TypedObject& descriptor,
                            const Limits& limits, SamplerRun* run) {
-  const TypedValue* properties = PropertiesOf(stream, descriptor);
-  if (!properties || !stream.Dictionary(*properties)) {
-    return Corrupt("the run archive's XREventDescriptor holds no properties");
-  }
+  const TypedValue* properties;
+  ASSIGN_OR_RETURN(properties, DescriptorProperties(stream, descriptor, "the run archive"));
   const TypedValue* fields = stream.Lookup(*properties, "_fields");
   auto field_list = fields ? stream.Array(*fields) : std::nullopt;
   if (!field_list) return Corrupt("the run archive's XREventDescriptor lists no _fields");
@@ -73,7 +55,10 @@ Status ReadEventDescriptor(const TypedStream& stream, const TypedObject& descrip
       interval && *interval > 0) {
     run->sample_interval_us = static_cast<uint64_t>(*interval);
   }
-  return ReadBacktraces(stream, stream.Lookup(*properties, "_substitutions"), limits, run);
+  ASSIGN_OR_RETURN(
+      run->backtraces,
+      ReadBacktraceTable(stream, stream.Lookup(*properties, "_substitutions"), limits));
+  return OkStatus();
 }
 
 // XRThread: its tid, then among its values a dictionary of pid, overrideName

@@ -18,6 +18,7 @@
 #include "base/limits.h"
 #include "base/status.h"
 #include "container/typedstream.h"
+#include "formats/trace_bundle/legacy_archive.h"
 #include "formats/trace_bundle/symbols.h"
 
 namespace instrumentscope::trace_bundle {
@@ -27,10 +28,6 @@ struct SamplerRun {
     std::string name;  // "timestamp", "tid", "backtrace", "cpu", …
     uint32_t index = 0;
     uint32_t type = 0;  // 1 u32, 2 u64, 3 u32 backtrace id
-  };
-  struct Backtrace {
-    int64_t pid = -1;
-    std::vector<uint64_t> addresses;  // leaf first
   };
   struct Thread {
     std::string name;  // "Main Thread  0xadcf50", or the thread's start function
@@ -42,7 +39,7 @@ struct SamplerRun {
   uint32_t record_size = 0;
   uint64_t record_count = 0;
   std::optional<uint64_t> sample_interval_us;
-  std::unordered_map<uint32_t, Backtrace> backtraces;
+  BacktraceTable backtraces;
   std::map<uint64_t, Thread> threads;  // by tid
 };
 
