@@ -227,11 +227,12 @@ void PutU32(std::string& data, size_t at, uint32_t value) {
 TEST_CASE("Damaged and unknown Allocations events") {
   auto zip = CorpusFileOrSkip(kSimple833);
   if (!zip) return;
-  auto whole = testing::ImportPath(*zip);
+  // Imported once for every section (Catch2 runs this part again for each).
+  static const Result<ProfileGroup> whole = testing::ImportPath(*zip);
   REQUIRE(whole.ok());
   const uint64_t all = ProfileEndingWith(*whole, "all allocations (count)")->sample_count;
   const uint64_t alive = ProfileEndingWith(*whole, "still alive at the end (count)")->sample_count;
-  std::string events = EventsOf(*zip);
+  static const std::string events = EventsOf(*zip);
   // The one free and its allocation, found by their links, and a block never freed.
   size_t free_at = 0, allocation_at = 0, alive_at = 0;
   for (size_t at = 4096; at + 56 <= events.size(); at += 56) {
