@@ -228,10 +228,52 @@ void WriteEvents(const Profile& profile, PieceWriter& out) {
   out.Append("]}");
 }
 
-void WriteProfile(const Profile& profile, StackWriter& stack_writer, PieceWriter& out) {
+// Calls `visit(stack, weight)` for each run of consecutive samples of one
+// stack, with the run's summed weight (which fits, as the profile's total does).
+template <typename Visit>
+void ForEachRun(const Profile& profile, const Visit& visit) {
+  for (size_t i = 0; i < profile.samples.size();) {
+    StackId stack = profile.samples[i];
+    int64_t weight = 0;
+    for (; i < profile.samples.size() && profile.samples[i] == stack; ++i) {
+      weight += profile.weights[i];
+    }
+    if (!visit(stack, weight)) return;
+  }
+}
+
+// A sampled profile with each run of samples of one stack made one sample:
+// the same flame graph and the same time order in fewer samples.
+void WriteMergedSamples(const Profile& profile, StackWriter& stack_writer, PieceWriter& out) {
+  out.Append(",\n\"samples\":[");
+  bool first = true;
+  ForEachRun(profile, [&](StackId stack, int64_t) {
+    if (!first) out.Append(',');
+    first = false;
+    stack_writer.Write(stack, out);
+    return out.ok();
+  });
+  out.Append("],\n\"weights\":[");
+  first = true;
+  WeightWriter weight_writer;
+  ForEachRun(profile, [&](StackId, int64_t weight) {
+    if (!first) out.Append(',');
+    first = false;
+    weight_writer.Write(weight, out);
+    return out.ok();
+  });
+  out.Append("]}");
+}
+
+void WriteProfile(const Profile& profile, StackWriter& stack_writer, bool merge_consecutive,
+                  PieceWriter& out) {
   WriteProfileHeader(profile, out);
   if (IsEvented(profile)) {
     WriteEvents(profile, out);
+    return;
+  }
+  if (merge_consecutive) {
+    WriteMergedSamples(profile, stack_writer, out);
     return;
   }
   out.Append(",\n\"samples\":[");
@@ -267,12 +309,12 @@ void WriteHead(const ProfileGroup& group, PieceWriter& out) {
 }
 
 void WriteProfiles(const ProfileGroup& group, const std::vector<size_t>& profiles,
-                   size_t kept_stack_text_bytes, PieceWriter& out) {
+                   size_t kept_stack_text_bytes, bool merge_consecutive, PieceWriter& out) {
   out.Append(",\n\"profiles\":[");
   StackWriter stack_writer(group.stacks, group.frames.size(), kept_stack_text_bytes);
   for (size_t i = 0; i < profiles.size() && out.ok(); ++i) {
     out.Append(i ? ",\n" : "\n");
-    WriteProfile(group.profiles[profiles[i]], stack_writer, out);
+    WriteProfile(group.profiles[profiles[i]], stack_writer, merge_consecutive, out);
   }
   out.Append("\n]");
 }
@@ -287,7 +329,7 @@ bool WriteJson(const ProfileGroup& group, const JsonSink& sink, size_t kept_stac
   WriteFrames(group, out);
   std::vector<size_t> all(group.profiles.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-  WriteProfiles(group, all, kept_stack_text_bytes, out);
+  WriteProfiles(group, all, kept_stack_text_bytes, /*merge_consecutive=*/false, out);
   out.Append("}\n");
   return out.Flush();
 }
@@ -297,7 +339,7 @@ bool WriteOpenJson(const ProfileGroup& group, const std::vector<size_t>& profile
   PieceWriter out(sink);
   WriteHead(group, out);
   WriteFrames(group, out);
-  WriteProfiles(group, profiles, kKeptStackTextBytes, out);
+  WriteProfiles(group, profiles, kKeptStackTextBytes, /*merge_consecutive=*/true, out);
   return out.Flush();
 }
 

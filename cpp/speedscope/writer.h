@@ -33,9 +33,12 @@ bool WriteJson(const ProfileGroup& group, const JsonSink& sink,
 void WriteJson(const ProfileGroup& group, std::ostream& out);
 
 // The profiles at `profiles` (indices into group.profiles, in that order) as
-// a speedscope file left open before its last member: the caller ends it with
-// `,"activeProfileIndex":N}`, so that one rendering serves every choice of
-// the profile a viewer opens first. Returns false when the sink stopped it.
+// a speedscope file for a viewer, left open before its last member: the
+// caller ends it with `,"activeProfileIndex":N}`, so that one rendering serves
+// every choice of the profile a viewer opens first. Consecutive samples of one
+// stack become one sample of their summed weight: the same flame graphs and
+// time order, with less for the viewer to parse. Returns false when the sink
+// stopped it.
 bool WriteOpenJson(const ProfileGroup& group, const std::vector<size_t>& profiles,
                    const JsonSink& sink);
 

@@ -2,7 +2,9 @@
 
 #include <catch2/catch.hpp>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/profile_builder.h"
@@ -162,6 +164,50 @@ TEST_CASE("A selection of profiles, left open for the profile opened first") {
   CHECK(one["profiles"].size() == 1);
   CHECK(one["profiles"][0]["name"] == group.profiles[1].name);
   CHECK(one["shared"] == expected["shared"]);
+}
+
+TEST_CASE("A selection for a viewer makes consecutive samples of one stack one") {
+  ProfileBuilder builder;
+  builder.SetMakeViews(false);
+  auto timeline = builder.AddTimeline(1, "time-profile", ValueUnit::kNanoseconds);
+  auto main = builder.InternThread(timeline, {"Main Thread 0x1", 1, "app", 42});
+  StackId a = builder.InternFrames(kEmptyStack, {builder.InternFrame({"a", "", "", std::nullopt})});
+  StackId b = builder.InternFrames(kEmptyStack, {builder.InternFrame({"b", "", "", std::nullopt})});
+  // Three of a back to back, b, 12 ns idle, two of a.
+  for (auto [time, stack] : std::vector<std::pair<int64_t, StackId>>{
+           {0, a}, {7, a}, {14, a}, {21, b}, {40, a}, {47, a}}) {
+    REQUIRE(builder.AddSample(main, time, 7, stack).ok());
+  }
+  auto group = std::move(builder).Build("runs", "instrumentscope@test");
+  REQUIRE(group.ok());
+  nlohmann::json whole =
+      nlohmann::json::parse(Joined([&](const JsonSink& sink) { return WriteJson(*group, sink); }));
+  nlohmann::json open = nlohmann::json::parse(
+      Joined([&](const JsonSink& sink) { return WriteOpenJson(*group, {0}, sink); }) +
+      ",\"activeProfileIndex\":0}");
+  const nlohmann::json& all = whole["profiles"][0];
+  const nlohmann::json& merged = open["profiles"][0];
+  CHECK(all["samples"].size() == 7);
+  CHECK(merged["samples"] == nlohmann::json::parse("[[0],[1],[],[0]]"));
+  CHECK(merged["weights"] == nlohmann::json::parse("[21,7,12,14]"));
+  // The rest of the profile is the whole file's.
+  for (const char* member : {"type", "name", "unit", "startValue", "endValue"}) {
+    CHECK(merged[member] == all[member]);
+  }
+  // Expanded again, runs give back the whole file's samples in their order.
+  std::vector<std::pair<nlohmann::json, int64_t>> runs;
+  for (size_t i = 0; i < all["samples"].size(); ++i) {
+    if (!runs.empty() && runs.back().first == all["samples"][i]) {
+      runs.back().second += all["weights"][i].get<int64_t>();
+    } else {
+      runs.emplace_back(all["samples"][i], all["weights"][i].get<int64_t>());
+    }
+  }
+  REQUIRE(runs.size() == merged["samples"].size());
+  for (size_t i = 0; i < runs.size(); ++i) {
+    CHECK(runs[i].first == merged["samples"][i]);
+    CHECK(runs[i].second == merged["weights"][i].get<int64_t>());
+  }
 }
 
 }  // namespace
