@@ -238,14 +238,19 @@ void WriteTo(val& write, Writer writer) {
 
 // Ends the session, handing the speedscope file to `write` (a function of a
 // Uint8Array view of wasm memory, valid only during the call, that returns
-// false to stop) unless it is null. Returns {error} or {progress, summary},
-// where summary is JSON without the frames.
-val FinishImportToJson(int session, val write) {
+// false to stop) unless it is null; with `merge_consecutive`, each run of
+// consecutive samples of one stack as one sample. Returns {error} or
+// {progress, summary}, where summary is JSON without the frames.
+val FinishImportToJson(int session, val write, bool merge_consecutive) {
   ImportProgress progress;
   Result<ProfileGroup> group = FinishSession(session, &progress);
   if (!group.ok()) return ErrorValue(group.status());
   if (!write.isNull()) {
-    WriteTo(write, [&](const speedscope::JsonSink& sink) { speedscope::WriteJson(*group, sink); });
+    speedscope::WriteOptions options;
+    options.merge_consecutive = merge_consecutive;
+    WriteTo(write, [&](const speedscope::JsonSink& sink) {
+      speedscope::WriteJson(*group, sink, options);
+    });
   }
   val result = val::object();
   result.set("progress", ProgressValue(progress));

@@ -321,7 +321,7 @@ void WriteProfiles(const ProfileGroup& group, const std::vector<size_t>& profile
 
 }  // namespace
 
-bool WriteJson(const ProfileGroup& group, const JsonSink& sink, size_t kept_stack_text_bytes) {
+bool WriteJson(const ProfileGroup& group, const JsonSink& sink, const WriteOptions& options) {
   PieceWriter out(sink);
   WriteHead(group, out);
   out.Append(",\"activeProfileIndex\":");
@@ -329,7 +329,7 @@ bool WriteJson(const ProfileGroup& group, const JsonSink& sink, size_t kept_stac
   WriteFrames(group, out);
   std::vector<size_t> all(group.profiles.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-  WriteProfiles(group, all, kept_stack_text_bytes, /*merge_consecutive=*/false, out);
+  WriteProfiles(group, all, options.kept_stack_text_bytes, options.merge_consecutive, out);
   out.Append("}\n");
   return out.Flush();
 }
@@ -343,11 +343,14 @@ bool WriteOpenJson(const ProfileGroup& group, const std::vector<size_t>& profile
   return out.Flush();
 }
 
-void WriteJson(const ProfileGroup& group, std::ostream& out) {
-  WriteJson(group, [&out](std::string_view piece) {
-    out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
-    return static_cast<bool>(out);
-  });
+void WriteJson(const ProfileGroup& group, std::ostream& out, const WriteOptions& options) {
+  WriteJson(
+      group,
+      [&out](std::string_view piece) {
+        out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+        return static_cast<bool>(out);
+      },
+      options);
 }
 
 }  // namespace instrumentscope::speedscope

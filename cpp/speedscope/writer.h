@@ -27,10 +27,17 @@ inline constexpr size_t kJsonPieceBytes = 1 << 20;
 // time. The largest corpus bundle's 184k sampled stacks take 30 MB.
 inline constexpr size_t kKeptStackTextBytes = size_t{64} << 20;
 
-// Returns false when the sink stopped it.
-bool WriteJson(const ProfileGroup& group, const JsonSink& sink,
-               size_t kept_stack_text_bytes = kKeptStackTextBytes);
-void WriteJson(const ProfileGroup& group, std::ostream& out);
+struct WriteOptions {
+  // Each run of consecutive samples of one stack as one sample of their summed
+  // weight: the same flame graphs and time order in fewer samples, but no
+  // longer one sample per sample the recording took.
+  bool merge_consecutive = false;
+  size_t kept_stack_text_bytes = kKeptStackTextBytes;
+};
+
+// Every profile, every sample unless asked. Returns false when the sink stopped it.
+bool WriteJson(const ProfileGroup& group, const JsonSink& sink, const WriteOptions& options = {});
+void WriteJson(const ProfileGroup& group, std::ostream& out, const WriteOptions& options = {});
 
 // The profiles at `profiles` (indices into group.profiles, in that order) as
 // a speedscope file for a viewer, left open before its last member: the

@@ -4,6 +4,7 @@
 //
 //   instrumentscope-native INPUT [-o OUT] [--run N] [--folded] [--list]
 //                          [--symbols FILE[@LOADADDR]]... [--no-demangle]
+//                          [--merge-consecutive]
 
 #include <malloc.h>
 
@@ -31,7 +32,8 @@ constexpr size_t kChunkBytes = 1 << 20;
 int Usage() {
   std::fprintf(stderr,
                "usage: instrumentscope-native INPUT [-o OUT] [--run N] [--folded] [--list]\n"
-               "                              [--symbols FILE[@LOADADDR]]... [--no-demangle]\n");
+               "                              [--symbols FILE[@LOADADDR]]... [--no-demangle]\n"
+               "                              [--merge-consecutive]\n");
   return 2;
 }
 
@@ -43,6 +45,7 @@ struct CommandLine {
   bool list = false;
   std::vector<std::string> symbol_files;
   instrumentscope::ImportOptions options;
+  instrumentscope::speedscope::WriteOptions write;
 };
 
 // nullopt when the arguments are not the usage's.
@@ -61,6 +64,8 @@ std::optional<CommandLine> ParseCommandLine(int argc, char** argv) {
       command.folded = true;
     } else if (arg == "--list") {
       command.list = true;
+    } else if (arg == "--merge-consecutive") {
+      command.write.merge_consecutive = true;
     } else if (arg == "--no-demangle") {
       command.options.demangle = std::nullopt;
     } else if (arg == "--symbols" && i + 1 < argc) {
@@ -182,7 +187,7 @@ int WriteOutput(const instrumentscope::ProfileGroup& group, const CommandLine& c
   } else if (command.folded) {
     out << instrumentscope::speedscope::FoldedStacks(group);
   } else {
-    instrumentscope::speedscope::WriteJson(group, out);
+    instrumentscope::speedscope::WriteJson(group, out, command.write);
   }
   out.flush();
   return out ? 0 : 1;

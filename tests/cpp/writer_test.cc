@@ -121,8 +121,10 @@ TEST_CASE("Stacks past the kept texts are written as those kept") {
   auto built = std::move(builder).Build("deep", "instrumentscope@test");
   REQUIRE(built.ok());
 
+  WriteOptions small_cache;
+  small_cache.kept_stack_text_bytes = size_t{1} << 20;
   std::string text =
-      Joined([&](const JsonSink& sink) { return WriteJson(*built, sink, size_t{1} << 20); });
+      Joined([&](const JsonSink& sink) { return WriteJson(*built, sink, small_cache); });
   std::string trunk_text = "[";
   for (int depth = 0; depth < 300; ++depth) trunk_text += std::to_string(depth) + ",";
   std::string expected = "\"samples\":[";
@@ -208,6 +210,13 @@ TEST_CASE("A selection for a viewer makes consecutive samples of one stack one")
     CHECK(runs[i].first == merged["samples"][i]);
     CHECK(runs[i].second == merged["weights"][i].get<int64_t>());
   }
+  // Asked, the whole file merges the same way (the CLI's --merge-consecutive).
+  WriteOptions merging;
+  merging.merge_consecutive = true;
+  nlohmann::json whole_merged = nlohmann::json::parse(
+      Joined([&](const JsonSink& sink) { return WriteJson(*group, sink, merging); }));
+  CHECK(whole_merged["profiles"][0] == merged);
+  CHECK(whole_merged["activeProfileIndex"] == whole["activeProfileIndex"]);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 
-import { CORPUS_SKIP, JMH, ROOT, corpusFile, packageVersion } from './support.js';
+import { CORPUS_SKIP, JMH, ROOT, corpusFile, packageVersion, withRunsMerged } from './support.js';
 
 const CLI = join(ROOT, 'web/src/cli.js');
 
@@ -29,6 +29,20 @@ test('converts to a file, and to standard output, byte for byte like the golden'
   const toStdout = await run(corpusFile(`${JMH}/cpu-profile.xml`));
   assert.equal(toStdout.stdout, golden);
 });
+
+test('--merge-consecutive writes each run of samples of one stack as one sample; without it every sample stays',
+  { skip: CORPUS_SKIP }, async () => {
+    const bundle = corpusFile('axe-org__TraceUtility/TestBlock/Instruments.trace');
+    const golden = JSON.parse(readFileSync(join(ROOT, 'tests/golden/trace_bundle/axe-org-10.1-testblock.speedscope.json'), 'utf8'));
+    const merged = await run(bundle, '--merge-consecutive');
+    assert.equal(merged.code, 0, merged.stderr);
+    const file = JSON.parse(merged.stdout);
+    assert.deepEqual(file, { ...golden, profiles: golden.profiles.map(withRunsMerged) });
+    const count = (profiles) => profiles.reduce((total, profile) => total + (profile.samples?.length ?? 0), 0);
+    // 12,069 samples in all profiles, 3,979 of them the stack before them again.
+    assert.equal(count(golden.profiles), 12069);
+    assert.equal(count(file.profiles), 12069 - 3979);
+  });
 
 test('--list shows runs, tables, processes and threads with sample counts', { skip: CORPUS_SKIP }, async () => {
   const { code, stdout } = await run(corpusFile(`${JMH}/time-profile.xml`), '--list');

@@ -9,25 +9,10 @@ import { test } from 'node:test';
 import '../../web/src/node.js';  // the .wasm read from the package's files
 import { importHere, keptJson, releaseKept } from '../../web/src/core.js';
 
-import { CORPUS_SKIP, ROOT, assertSpeedscopeSchema, corpusFile, folderFiles } from './support.js';
+import { CORPUS_SKIP, ROOT, assertSpeedscopeSchema, corpusFile, folderFiles, withRunsMerged } from './support.js';
 
 const BUNDLE = 'axe-org__TraceUtility/TestBlock/Instruments.trace';
 const GOLDEN = 'tests/golden/trace_bundle/axe-org-10.1-testblock.speedscope.json';
-
-/** A sampled profile with each run of consecutive samples of one stack made one. */
-function withRunsMerged(profile) {
-  const samples = [];
-  const weights = [];
-  profile.samples.forEach((stack, i) => {
-    if (samples.length && JSON.stringify(samples.at(-1)) === JSON.stringify(stack)) {
-      weights[weights.length - 1] += profile.weights[i];
-    } else {
-      samples.push(stack);
-      weights.push(profile.weights[i]);
-    }
-  });
-  return { ...profile, samples, weights };
-}
 
 test('a kept result is written by the core: whole, as the CLI writes it, or as chosen profiles',
   { skip: CORPUS_SKIP }, async () => {

@@ -47,3 +47,19 @@ export function assertSpeedscopeSchema(file) {
     throw new Error(`not a valid speedscope file: ${JSON.stringify(validateSchema.errors.slice(0, 5))}`);
   }
 }
+
+/** A profile with each run of consecutive samples of one stack made one (an evented one as it is). */
+export function withRunsMerged(profile) {
+  if (profile.type !== 'sampled') return profile;
+  const samples = [];
+  const weights = [];
+  profile.samples.forEach((stack, i) => {
+    if (samples.length && JSON.stringify(samples.at(-1)) === JSON.stringify(stack)) {
+      weights[weights.length - 1] += profile.weights[i];
+    } else {
+      samples.push(stack);
+      weights.push(profile.weights[i]);
+    }
+  });
+  return { ...profile, samples, weights };
+}

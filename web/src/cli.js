@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // instrumentscope INPUT [-o OUT.json] [--run N] [--list] [--limit NAME=N] [--symbols PATH] [--no-intervals]
+//                 [--merge-consecutive]
 // instrumentscope demangle [--full] [NAME...]
 // Converts an Instruments recording (a .trace folder or zip, an xctrace export,
 // or a Deep Copy) to a speedscope file, running the same WebAssembly core as the
@@ -19,6 +20,7 @@ import { formatList } from './listing.js';
 import { ImportError } from './node.js';
 
 const USAGE = `usage: instrumentscope INPUT [-o OUT.json] [--run N] [--symbols PATH...] [--limit NAME=N...]
+                      [--no-intervals] [--merge-consecutive]
        instrumentscope INPUT --list [--run N]
        instrumentscope demangle [--full] [NAME...]
 
@@ -36,6 +38,11 @@ or the text of an Instruments Deep Copy of a call tree; - reads standard input
                      (signposts, hangs, thermal states), no events of other
                      tables, no profiles of threads together or of samples
                      during intervals
+      --merge-consecutive
+                     write each run of consecutive samples of one stack as one
+                     sample of their summed weight: the same flame graphs and
+                     time order in a smaller file (what the page shows), but
+                     no longer one sample per sample recorded
   -s, --symbols PATH name the frames the recording left as addresses from your
                      own binary or dSYM: a Mach-O file, a .dSYM folder or a zip
                      of them, as often as needed. PATH@0x104a8c000 says where
@@ -75,6 +82,7 @@ function parseCommandLine() {
         'full-names': { type: 'boolean' },
         'no-demangle': { type: 'boolean' },
         'no-intervals': { type: 'boolean' },
+        'merge-consecutive': { type: 'boolean' },
         full: { type: 'boolean' },
         limit: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
@@ -318,7 +326,8 @@ async function main() {
       onProgress: progressPrinter(size),
     };
     const name = fromStdin ? 'standard input' : basename(inputPath.replace(/\/+$/, ''));
-    const result = await importHere(input, options, name, { write: output?.write ?? null });
+    const json = { write: output?.write ?? null, mergeConsecutive: values['merge-consecutive'] };
+    const result = await importHere(input, options, name, json);
     summary = JSON.parse(result.summary);
     output?.close(false);
   } catch (error) {

@@ -73,7 +73,9 @@ function call(core, method, ...args) {
  * data}]), of which only those the core wants are read.
  * With options.json the core writes the speedscope file itself, piece by
  * piece, to json.write(bytes) (a view valid only during the call; a null
- * writer gives the summary only), and the result holds no typed arrays.
+ * writer gives the summary only), and the result holds no typed arrays; with
+ * json.mergeConsecutive, each run of consecutive samples of one stack is
+ * written as one sample of their summed weight.
  * @param core the loaded module
  * @param {{chunks?: AsyncIterable<Uint8Array>, files?: Array<{path: string, data: any}>,
  *          wanted?: boolean[]}} input (wanted: for each file, whether the core reads it)
@@ -84,7 +86,7 @@ function call(core, method, ...args) {
  * @param {{name?: string, run?: number, limits?: object, symbols?: object[], symbolLines?: string,
  *          demangle?: boolean|string, intervals?: boolean, keep?: boolean, signal?: AbortSignal,
  *          onProgress?: Function, bytesTotal?: number,
- *          json?: {write: ((bytes: Uint8Array) => void) | null}}} options
+ *          json?: {write: ((bytes: Uint8Array) => void) | null, mergeConsecutive?: boolean}}} options
  */
 export async function runImport(core, input, options) {
   const { signal, onProgress } = options;
@@ -159,7 +161,7 @@ export async function runImport(core, input, options) {
     }
     if (signal?.aborted) throw abortError(signal);
     report('building');
-    const result = options.json ? finishToJson(core, session, options.json.write)
+    const result = options.json ? finishToJson(core, session, options.json.write, options.json.mergeConsecutive)
       : options.keep ? keep(core, call(core, 'finishImportToGroup', session))
         : call(core, 'finishImport', session);
     report('done', result.progress);
@@ -217,7 +219,7 @@ export function releaseKept(handle) {
 
 // A writer's error cannot cross the core (it has no exceptions): it is caught
 // here, stops the core's writer, and is thrown once the core has returned.
-function finishToJson(core, session, writeJson) {
+function finishToJson(core, session, writeJson, mergeConsecutive) {
   let writeError = null;
   const write = writeJson ? (bytes) => {
     try {
@@ -228,7 +230,7 @@ function finishToJson(core, session, writeJson) {
       return false;
     }
   } : null;
-  const result = call(core, 'finishImportToJson', session, write);
+  const result = call(core, 'finishImportToJson', session, write, Boolean(mergeConsecutive));
   if (writeError) throw writeError;
   return result;
 }
