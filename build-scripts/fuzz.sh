@@ -24,24 +24,44 @@ log "Collecting seeds"
 rm -rf "$FUZZ_DIR/seeds"
 node "$ROOT_DIR/fuzz/seeds.js" "$FUZZ_DIR/seeds"
 
-failed=()
-for target in "${targets[@]}"; do
-  log "Fuzzing $target for ${seconds}s"
+# One target: its log in build/fuzz/<target>.log; fails on a finding.
+fuzz_target() {
+  local target="$1"
   mkdir -p "$FUZZ_DIR/corpus/$target" "$FUZZ_DIR/findings/$target" "$FUZZ_DIR/seeds/$target"
-  # Inputs kept from earlier findings are seeds too.
-  regressions=()
+  local regressions=()
   [[ -d "$ROOT_DIR/tests/fuzz/$target" ]] && regressions=("$ROOT_DIR/tests/fuzz/$target")
-  if ! "$CHECKED_BUILD_DIR/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 \
-      -rss_limit_mb=2048 -max_len=1048576 -print_final_stats=1 \
-      -artifact_prefix="$FUZZ_DIR/findings/$target/" \
-      "$FUZZ_DIR/corpus/$target" "$FUZZ_DIR/seeds/$target" "${regressions[@]}" \
-      >"$FUZZ_DIR/$target.log" 2>&1; then
+  "$CHECKED_BUILD_DIR/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 \
+    -rss_limit_mb=2048 -max_len=1048576 -print_final_stats=1 \
+    -artifact_prefix="$FUZZ_DIR/findings/$target/" \
+    "$FUZZ_DIR/corpus/$target" "$FUZZ_DIR/seeds/$target" "${regressions[@]}" \
+    >"$FUZZ_DIR/$target.log" 2>&1
+}
+
+# Each fuzzer is one process on one core: as many run at once as there are cores.
+log "Fuzzing ${#targets[@]} targets for ${seconds}s each, $JOBS at a time"
+declare -A running=()  # pid → target
+failed=()
+report() {
+  local target="$1" status="$2"
+  if ((status != 0)); then
     failed+=("$target")
     tail -n 30 "$FUZZ_DIR/$target.log" >&2
   fi
-  grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "$FUZZ_DIR/$target.log" | tr '\n' ' ' >&2
-  echo >&2
+  printf '%s: %s\n' "$target" \
+    "$(grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "$FUZZ_DIR/$target.log" | tr '\n' ' ')" >&2
+}
+wait_for_one() {
+  local pid status=0
+  wait -n -p pid "${!running[@]}" || status=$?
+  report "${running[$pid]}" "$status"
+  unset "running[$pid]"
+}
+for target in "${targets[@]}"; do
+  while ((${#running[@]} >= JOBS)); do wait_for_one; done
+  fuzz_target "$target" &
+  running[$!]="$target"
 done
+while ((${#running[@]})); do wait_for_one; done
 
 if ((${#failed[@]})); then
   log "Findings in: ${failed[*]} (inputs in $FUZZ_DIR/findings/, logs in $FUZZ_DIR/*.log)"

@@ -25,7 +25,8 @@ log "A short fuzzing pass (libFuzzer, ${INSTRUMENTSCOPE_FUZZ_SECONDS:-10} s per 
 
 cd "$ROOT_DIR"
 log "JavaScript tests (WebAssembly core)"
-node --test --test-reporter=spec tests/js/
+# Most of them wait on child processes: one file per core, not Node's default of one fewer.
+node --test --test-reporter=spec --test-concurrency="$JOBS" tests/js/
 
 log "End-to-end tests of the page (Chromium)"
 node --test --test-reporter=spec --test-concurrency=1 --test-timeout=300000 tests/e2e/

@@ -1,8 +1,6 @@
 // The Rust demangler: rustc-demangle's and LLVM's test vectors (read from the
 // shared corpus at run time), names as Instruments shows them, and hostile
 // input.
-// Prints std::optional values in failed checks.
-#define CATCH_CONFIG_ENABLE_OPTIONAL_STRINGMAKER
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cctype>
