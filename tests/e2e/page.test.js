@@ -147,8 +147,31 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
     await page.frameLocator('#viewer iframe')
       .getByText(new RegExp(`^${other.replace(/[[\]()]/g, '\\$&')} — TestBlock\\.app \\(pid 7946\\) \\(\\d+/\\d+\\)$`))
       .waitFor();
+    assert.equal(await page.isHidden('#viewer-note'), true);
     assertCleanPage(page);
   });
+
+  test('past the viewer\'s sample budget speedscope gets the thread picked alone, and the page says so',
+    { skip: SKIP }, async () => {
+      const page = await openPage(session);
+      await page.goto(`${session.origin}/?viewer-samples=3000`);
+      await page.waitForFunction(() => document.body.dataset.state === 'idle');
+      await dropPath(page, corpusFile(BUNDLE_FOLDER));
+      assert.equal(await settledState(page), 'loaded');
+      // The process's five threads hold 3,036 samples: the main thread and the intervals go.
+      await page.waitForSelector('#viewer-note:not([hidden])');
+      assert.match(await page.textContent('#viewer-note'),
+        /threads and the profile picked hold 3,036 samples, more than speedscope's viewer reads in good time \(3,000\)/);
+      const viewer = page.frameLocator('#viewer iframe');
+      await viewer.getByText(/^Main Thread 0x[0-9a-f]+ — TestBlock\.app \(pid 7946\) \(1\/2\)$/).waitFor();
+      // Another thread picked is the one the viewer gets.
+      const option = await page.$eval('#thread-select optgroup option:nth-child(4)', (element) => element.textContent);
+      await page.selectOption('#thread-select', { label: option });
+      const name = option.split(' — ')[0].replace(/[[\]()]/g, '\\$&');
+      await viewer.getByText(new RegExp(`^${name} — TestBlock\\.app \\(pid 7946\\) \\(1/2\\)$`)).waitFor();
+      assert.equal(await page.isHidden('#viewer-note'), false);
+      assertCleanPage(page);
+    });
 
   test('intervals open on the time axis of the CPU samples, in Time Order', { skip: SKIP }, async () => {
     const page = await openPage(session);

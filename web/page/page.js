@@ -35,6 +35,13 @@ let importController = null;
 let viewerURL = null;  // the blob: URL speedscope reads the profile from
 let viewerTicket = 0;  // the latest viewer asked for; earlier ones, once written, are dropped
 
+// speedscope's viewer builds its call trees a sample at a time and a frame at a
+// time: a million samples keep it busy for tens of seconds (bench/page.js), a
+// 1 GB export's threads for many minutes and gigabytes. Past this many samples
+// in a process's threads together it gets the thread picked alone, and the
+// page says so. ?viewer-samples=N changes it.
+const VIEWER_SAMPLES = Number(new URLSearchParams(location.search).get('viewer-samples')) || 1_000_000;
+
 function setState(state) {
   document.body.dataset.state = state;
   element('drop-zone').hidden = state !== 'idle';
@@ -101,6 +108,7 @@ function showError(error, name) {
 
 function closeViewer() {
   element('viewer').querySelector('iframe')?.remove();
+  element('viewer-note').hidden = true;
   if (viewerURL) URL.revokeObjectURL(viewerURL);
   viewerURL = null;
 }
@@ -350,8 +358,13 @@ async function showSelection() {
   const selected = Number(element('thread-select').value);
   element('thread-select').title = profiles[selected]?.name ?? '';
   // speedscope's own thread switcher then goes through them in profile order, on the run's time axis.
-  const indices = profilesOfSelection().filter((index) => index === selected ||
+  let indices = profilesOfSelection().filter((index) => index === selected ||
     profiles[index].kind === 'thread' || profiles[index].kind === 'intervals');
+  const samples = indices.filter((index) => profiles[index].kind !== 'intervals')
+    .reduce((total, index) => total + (profiles[index].sampleCount ?? 0), 0);
+  const alone = samples > VIEWER_SAMPLES &&
+    indices.some((index) => index !== selected && profiles[index].kind === 'thread');
+  if (alone) indices = indices.filter((index) => index === selected || profiles[index].kind === 'intervals');
   const ticket = ++viewerTicket;
   const shown = current;
   let file;
@@ -363,6 +376,11 @@ async function showSelection() {
   }
   if (ticket !== viewerTicket || shown !== current) return;
   closeViewer();
+  const note = element('viewer-note');
+  note.hidden = !alone;
+  note.textContent = alone ? `This process's threads and the profile picked hold ${plural(samples, 'sample')}, ` +
+    `more than speedscope's viewer reads in good time (${VIEWER_SAMPLES.toLocaleString('en')}): it has ` +
+    'the profile picked above and the intervals, not the other threads; pick them there one at a time.' : '';
   viewerURL = URL.createObjectURL(file);
   const frame = document.createElement('iframe');
   frame.title = 'speedscope flame graph viewer';
