@@ -12,10 +12,10 @@
 // stdout and build/bench/phases.md.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openAsBlob, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -30,7 +30,7 @@ const DEFAULT_INPUT = join(OUT, 'export-200.xml');
 
 // A function's phase, from its name: the first pattern that matches.
 const PHASES = [
-  ['inflate (zlib)', /^(inflate|updatewindow|adler32|crc32|zcalloc|zcfree)/],
+  ['inflate (zlib)', /^(inflate|updatewindow|adler32|crc32|zcalloc|zcfree)|instrumentscope::Inflate/],
   ['XML tokenizer (libxml2)', /^(xml|__xml|html|nodePush|nodePop|namePush|namePop|spacePush|spacePop|areBlanks)/],
   ['demangling', /demangle|Demangl/],
   ['JSON writer', /speedscope::|PieceWriter|StackWriter|WeightWriter/],
@@ -65,12 +65,35 @@ async function* fileChunks(path) {
   }
 }
 
+/** A folder's files as [{path, data}], each read only if the core asks for it. */
+async function folderFiles(folder) {
+  return Promise.all(regularFiles(folder).map(async (full) => ({
+    path: relative(folder, full).split(sep).join('/'), data: await openAsBlob(full),
+  })));
+}
+
+function regularFiles(folder) {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath ?? entry.path, entry.name));
+}
+
+function sizeOf(path) {
+  if (!statSync(path).isDirectory()) return statSync(path).size;
+  return regularFiles(path).reduce((total, file) => total + statSync(file).size, 0);
+}
+
 async function child(input) {
   const { runImport } = await import(pathToFileURL(join(ROOT, 'web', 'src', 'core.js')));
   const { default: create } = await import(pathToFileURL(`${NAMED}.js`));
   const core = await create({ wasmBinary: readFileSync(`${NAMED}.wasm`) });
   const sink = openSync('/dev/null', 'w');
-  await runImport(core, { chunks: fileChunks(input) }, {
+  let source = { chunks: fileChunks(input) };
+  if (statSync(input).isDirectory()) {
+    const files = await folderFiles(input);
+    source = { files, wanted: core.wantedFiles(files.map((file) => file.path)) };
+  }
+  await runImport(core, source, {
     name: basename(input), json: { write: (bytes) => writeSync(sink, bytes) },
   });
 }
@@ -196,7 +219,7 @@ async function main() {
   const nativeTotal = [...nativePhases.values()].reduce((sum, t) => sum + t, 0);
   const cell = (seconds, total) => (seconds === undefined ? '—' : `${seconds.toFixed(2)} s (${((seconds / total) * 100).toFixed(0)}%)`);
   const lines = [
-    `Phases of one import of ${basename(input)} (${(statSync(input).size / 1048576).toFixed(0)} MB)`,
+    `Phases of one import of ${basename(input.replace(/\/+$/, ''))} (${(sizeOf(input) / 1048576).toFixed(1)} MB)`,
     '',
     '| phase | wasm (CLI path, V8 profile) | native (perf) |',
     '|---|---|---|',

@@ -36,11 +36,12 @@ let viewerURL = null;  // the blob: URL speedscope reads the profile from
 let viewerTicket = 0;  // the latest viewer asked for; earlier ones, once written, are dropped
 
 // speedscope's viewer builds its call trees a sample at a time and a frame at a
-// time: a million samples keep it busy for tens of seconds (bench/page.js), a
-// 1 GB export's threads for many minutes and gigabytes. Past this many samples
-// in a process's threads together it gets the thread picked alone, and the
-// page says so. ?viewer-samples=N changes it.
-const VIEWER_SAMPLES = Number(new URLSearchParams(location.search).get('viewer-samples')) || 1_000_000;
+// time, in time that grows faster than the samples: ten threads of 350 k samples
+// together keep it busy for 20 s, one of 200 k as long, a 1 GB export's threads
+// for many minutes and gigabytes (bench/page.js). Past this many samples in a
+// process's threads together it gets the profile picked alone, and the page
+// says so. ?viewer-samples=N changes it.
+const VIEWER_SAMPLES = Number(new URLSearchParams(location.search).get('viewer-samples')) || 500_000;
 
 function setState(state) {
   document.body.dataset.state = state;
