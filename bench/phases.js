@@ -4,7 +4,8 @@
 // the JSON writer, memory management, and Node around the core.
 // - WebAssembly: a V8 CPU profile (node --cpu-prof) of the CLI's path
 //   through the core built with its functions' names
-//   (instrumentscope-core-named, the shipped link plus --profiling-funcs).
+//   (instrumentscope-core-named, the shipped link plus --profiling-funcs),
+//   with V8's optimizing tier, as the CLI runs inputs over 32 MB.
 // - Native: perf's cpu-clock samples of build/native/instrumentscope-native.
 // Each function's own time is counted to the phase its name belongs to.
 //   node bench/phases.js [INPUT] [--top N]
@@ -13,7 +14,6 @@
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openAsBlob, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -51,20 +51,6 @@ function phaseOf(name) {
 
 // ---- the child: one import through the named core, JSON to /dev/null ----
 
-async function* fileChunks(path) {
-  const file = await open(path, 'r');
-  try {
-    const buffer = new Uint8Array(4 << 20);
-    for (;;) {
-      const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) return;
-      yield buffer.subarray(0, bytesRead);
-    }
-  } finally {
-    await file.close();
-  }
-}
-
 /** A folder's files as [{path, data}], each read only if the core asks for it. */
 async function folderFiles(folder) {
   return Promise.all(regularFiles(folder).map(async (full) => ({
@@ -85,13 +71,16 @@ function sizeOf(path) {
 
 async function child(input) {
   const { runImport } = await import(pathToFileURL(join(ROOT, 'web', 'src', 'core.js')));
+  const { toChunks } = await import(pathToFileURL(join(ROOT, 'web', 'src', 'input.js')));
   const { default: create } = await import(pathToFileURL(`${NAMED}.js`));
   const core = await create({ wasmBinary: readFileSync(`${NAMED}.wasm`) });
   const sink = openSync('/dev/null', 'w');
-  let source = { chunks: fileChunks(input) };
+  let source;
   if (statSync(input).isDirectory()) {
     const files = await folderFiles(input);
     source = { files, wanted: core.wantedFiles(files.map((file) => file.path)) };
+  } else {
+    source = { chunks: toChunks(await openAsBlob(input)).chunks };
   }
   await runImport(core, source, {
     name: basename(input), json: { write: (bytes) => writeSync(sink, bytes) },
