@@ -28,6 +28,7 @@ node "$ROOT_DIR/fuzz/seeds.js" "$FUZZ_DIR/seeds"
 fuzz_target() {
   local target="$1"
   mkdir -p "$FUZZ_DIR/corpus/$target" "$FUZZ_DIR/findings/$target" "$FUZZ_DIR/seeds/$target"
+  # Inputs kept from earlier findings are seeds too.
   local regressions=()
   [[ -d "$ROOT_DIR/tests/fuzz/$target" ]] && regressions=("$ROOT_DIR/tests/fuzz/$target")
   "$CHECKED_BUILD_DIR/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 \

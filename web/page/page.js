@@ -349,6 +349,33 @@ function fillThreads(preferredIndex) {
 }
 
 /**
+ * What speedscope gets for the profile `selected`: the process's threads and
+ * its run's intervals, which speedscope's own thread switcher goes through in
+ * profile order on the run's time axis; or, past VIEWER_SAMPLES (`alone`), the
+ * profile picked and the intervals. `samples`: those of the threads and the pick.
+ */
+function viewerProfiles(selected) {
+  const { profiles } = current.summary;
+  const indices = profilesOfSelection().filter((index) => index === selected ||
+    profiles[index].kind === 'thread' || profiles[index].kind === 'intervals');
+  const samples = indices.filter((index) => profiles[index].kind !== 'intervals')
+    .reduce((total, index) => total + (profiles[index].sampleCount ?? 0), 0);
+  const alone = samples > VIEWER_SAMPLES &&
+    indices.some((index) => index !== selected && profiles[index].kind === 'thread');
+  if (!alone) return { indices, samples, alone };
+  return { indices: indices.filter((index) => index === selected || profiles[index].kind === 'intervals'), samples, alone };
+}
+
+/** Says under the toolbar that the viewer got the profile picked alone, and why. */
+function showViewerNote(samples) {
+  const note = element('viewer-note');
+  note.textContent = `This process's threads and the profile picked hold ${plural(samples, 'sample')}, ` +
+    `more than speedscope's viewer reads in good time (${VIEWER_SAMPLES.toLocaleString('en')}): it has ` +
+    'the profile picked above and the intervals, not the other threads; pick them there one at a time.';
+  note.hidden = false;
+}
+
+/**
  * Shows the selected process's threads and its run's intervals in speedscope,
  * opened at the selected profile. The views (thread pools, all threads,
  * samples during intervals, weighted events) go in only when picked: each
@@ -358,14 +385,7 @@ async function showSelection() {
   const { profiles } = current.summary;
   const selected = Number(element('thread-select').value);
   element('thread-select').title = profiles[selected]?.name ?? '';
-  // speedscope's own thread switcher then goes through them in profile order, on the run's time axis.
-  let indices = profilesOfSelection().filter((index) => index === selected ||
-    profiles[index].kind === 'thread' || profiles[index].kind === 'intervals');
-  const samples = indices.filter((index) => profiles[index].kind !== 'intervals')
-    .reduce((total, index) => total + (profiles[index].sampleCount ?? 0), 0);
-  const alone = samples > VIEWER_SAMPLES &&
-    indices.some((index) => index !== selected && profiles[index].kind === 'thread');
-  if (alone) indices = indices.filter((index) => index === selected || profiles[index].kind === 'intervals');
+  const { indices, samples, alone } = viewerProfiles(selected);
   const ticket = ++viewerTicket;
   const shown = current;
   let file;
@@ -377,11 +397,7 @@ async function showSelection() {
   }
   if (ticket !== viewerTicket || shown !== current) return;
   closeViewer();
-  const note = element('viewer-note');
-  note.hidden = !alone;
-  note.textContent = alone ? `This process's threads and the profile picked hold ${plural(samples, 'sample')}, ` +
-    `more than speedscope's viewer reads in good time (${VIEWER_SAMPLES.toLocaleString('en')}): it has ` +
-    'the profile picked above and the intervals, not the other threads; pick them there one at a time.' : '';
+  if (alone) showViewerNote(samples);
   viewerURL = URL.createObjectURL(file);
   const frame = document.createElement('iframe');
   frame.title = 'speedscope flame graph viewer';
