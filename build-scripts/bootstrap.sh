@@ -10,6 +10,7 @@ APT_PACKAGES=(
   libxml2-dev zlib1g-dev          # native libxml2 and zlib
   catch2 nlohmann-json3-dev       # tests, small JSON
   emscripten binaryen             # wasm build (Emscripten 3.1.6)
+  llvm-19-dev                     # LLVM 19's Itanium demangler (a header); its llvm-cxxfilt for tests
   dpkg-dev                        # dpkg-source, to unpack Debian source packages
   libxml2-utils time              # bench/: xmllint, the streaming-parse floor; GNU time
   clang libclang-rt-14-dev        # fuzz/: libFuzzer and the sanitizers' runtimes

@@ -6,16 +6,50 @@
 #include "demangle/demangle.h"
 
 namespace instrumentscope::demangle {
+namespace {
+
+// Functions a folded body's full name lists; the others are counted.
+constexpr size_t kFoldedListed = 3;
+
+// Readable forms, each distinct name computed once: frames are interned by
+// name and image, so a name repeats only across images and folded bodies.
+class Names {
+ public:
+  explicit Names(Style style) : style_(style) {}
+
+  void MakeReadable(std::string* name) {
+    if (!MayBeMangled(*name)) return;
+    auto [entry, inserted] = readable_.try_emplace(*name);
+    if (inserted) entry->second = Demangle(*name, style_);
+    if (entry->second) *name = *entry->second;
+  }
+
+ private:
+  Style style_;
+  std::unordered_map<std::string, std::optional<std::string>> readable_;
+};
+
+// "<deduplicated_symbol> (one of 2: argb32_image_mark_image |
+// rgba32_image_mark_image)": in full, a folded body says what it may be.
+std::string FoldedBodyName(const Frame& frame) {
+  std::string name = frame.name + " (one of " + std::to_string(frame.folded.size()) + ": ";
+  for (size_t i = 0; i < frame.folded.size() && i < kFoldedListed; ++i) {
+    if (i > 0) name += " | ";
+    name += frame.folded[i];
+  }
+  if (frame.folded.size() > kFoldedListed) name += " | …";
+  return name + ")";
+}
+
+}  // namespace
 
 void DemangleFrameNames(ProfileGroup* group, Style style) {
-  // Frames are interned by name and image, so a name repeats only across
-  // images: readable forms are kept per name, computed once.
-  std::unordered_map<std::string, std::optional<std::string>> readable;
+  Names names(style);
   for (Frame& frame : group->frames) {
-    if (!MayBeMangled(frame.name)) continue;
-    auto [entry, inserted] = readable.try_emplace(frame.name);
-    if (inserted) entry->second = Demangle(frame.name, style);
-    if (entry->second) frame.name = *entry->second;
+    names.MakeReadable(&frame.name);
+    if (frame.folded.empty()) continue;
+    for (std::string& function : frame.folded) names.MakeReadable(&function);
+    if (style == Style::kFull) frame.name = FoldedBodyName(frame);
   }
 }
 

@@ -9,7 +9,9 @@
 namespace instrumentscope::demangle {
 
 // Replaces every mangled frame name of the group with its readable form;
-// names that are no mangling stay as they are.
+// names that are no mangling stay as they are. A folded body's functions
+// (Frame::folded) are made readable too and, in the full style, added to
+// its name: "<deduplicated_symbol> (one of 2: A | B)".
 void DemangleFrameNames(ProfileGroup* group, Style style);
 
 }  // namespace instrumentscope::demangle

@@ -9,24 +9,30 @@
 #include <type_traits>
 #include <vector>
 
-// LLVM's demangler, from the copy libc++abi keeps (Debian's emscripten
-// package ships it; CMake finds it): a header-only parser.
-#include "demangle/ItaniumDemangle.h"
+// LLVM's demangler as LLVM 19 ships it (Debian's llvm-19-dev; CMake finds
+// it): a header-only parser and printer.
+#include "llvm/Demangle/ItaniumDemangle.h"
 
-// The header puts the parser in an unnamed namespace: this file's own.
+// The one function the header declares and leaves to LLVM's library.
 DEMANGLE_NAMESPACE_BEGIN
 
-// <discriminator> := _ <digit> | __ <number> _ ; ignored, as libc++abi does.
+// <discriminator> := _ <digit> | __ <number> _, and, as LLVM's extension,
+// digits that end the name; skipped, as LLVM does.
 const char* parse_discriminator(const char* first, const char* last) {
-  if (first == last || *first != '_') return first;
-  const char* digits = first + 1;
-  if (digits != last && std::isdigit(static_cast<unsigned char>(*digits))) return digits + 1;
-  if (digits != last && *digits == '_') {
-    const char* end = digits + 1;
-    while (end != last && std::isdigit(static_cast<unsigned char>(*end))) ++end;
-    if (end != last && end != digits + 1 && *end == '_') return end + 1;
+  auto is_digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  if (first == last) return first;
+  if (is_digit(*first)) {
+    const char* end = first + 1;
+    while (end != last && is_digit(*end)) ++end;
+    return end == last ? last : first;
   }
-  return first;
+  if (*first != '_' || first + 1 == last) return first;
+  const char* digits = first + 1;
+  if (is_digit(*digits)) return digits + 1;
+  if (*digits != '_') return first;
+  const char* end = digits + 1;
+  while (end != last && is_digit(*end)) ++end;
+  return end != last && *end == '_' ? end + 1 : first;
 }
 
 DEMANGLE_NAMESPACE_END
@@ -34,8 +40,8 @@ DEMANGLE_NAMESPACE_END
 namespace instrumentscope::demangle {
 namespace {
 
-using itanium_demangle::Node;
-using itanium_demangle::NodeArray;
+using llvm::itanium_demangle::Node;
+using llvm::itanium_demangle::NodeArray;
 
 // Names longer than this are left as they are (real ones stay under a few KB).
 constexpr size_t kMaxNameBytes = 64 * 1024;
@@ -75,7 +81,7 @@ class Arena {
   Node* makeNode(Args&&... args) {
     NodeCost cost{kNodeOverheadBytes, 1};
     (AddCost(args, &cost), ...);
-    if constexpr (std::is_same_v<T, itanium_demangle::ForwardTemplateReference>) {
+    if constexpr (std::is_same_v<T, llvm::itanium_demangle::ForwardTemplateReference>) {
       has_forward_references_ = true;
     }
     too_costly_ =
@@ -111,7 +117,7 @@ class Arena {
       AddChild(arg, cost);
     } else if constexpr (std::is_same_v<Plain, NodeArray>) {
       for (const Node* child : arg) AddChild(child, cost);
-    } else if constexpr (std::is_same_v<Plain, itanium_demangle::StringView>) {
+    } else if constexpr (std::is_same_v<Plain, std::string_view>) {
       cost->printed_bytes = std::min(cost->printed_bytes + arg.size(), kSaturated);
     }
   }
@@ -141,8 +147,8 @@ class Arena {
 
 // LLVM's parser with a bound on its recursion: every nested construct goes
 // through one of these entry points.
-class BoundedParser : public itanium_demangle::AbstractManglingParser<BoundedParser, Arena> {
-  using Base = itanium_demangle::AbstractManglingParser<BoundedParser, Arena>;
+class BoundedParser : public llvm::itanium_demangle::AbstractManglingParser<BoundedParser, Arena> {
+  using Base = llvm::itanium_demangle::AbstractManglingParser<BoundedParser, Arena>;
 
  public:
   using Base::Base;
@@ -156,8 +162,8 @@ class BoundedParser : public itanium_demangle::AbstractManglingParser<BoundedPar
   Node* parseName(NameState* state = nullptr) {
     return Nested([this, state] { return Base::parseName(state); });
   }
-  Node* parseEncoding() {
-    return Nested([this] { return Base::parseEncoding(); });
+  Node* parseEncoding(bool parse_params = true) {
+    return Nested([this, parse_params] { return Base::parseEncoding(parse_params); });
   }
   Node* parseTemplateArg() {
     return Nested([this] { return Base::parseTemplateArg(); });
@@ -201,8 +207,7 @@ std::optional<std::string> DemangleItanium(std::string_view mangled) {
   if (arena.has_forward_references() && mangled.size() > kMaxNameBytesWithForwardReferences) {
     return std::nullopt;
   }
-  itanium_demangle::OutputStream out;
-  if (!itanium_demangle::initializeOutputStream(nullptr, nullptr, out, 256)) return std::nullopt;
+  llvm::itanium_demangle::OutputBuffer out;
   tree->print(out);
   std::unique_ptr<char, FreeBuffer> buffer(out.getBuffer());
   return std::string(buffer.get(), out.getCurrentPosition());

@@ -43,6 +43,11 @@ struct Frame {
   // address for callers) and, when the input says, the image it lies in.
   std::optional<uint64_t> address;
   ImageId image = kNoImage;
+  // Code the linker shared among identical functions, which the input names
+  // "<deduplicated_symbol>" as Instruments does: the functions it may be, as
+  // the input spells them until demangled with every name. The frame keeps
+  // Instruments' name; the full style adds these (demangle/frames.h).
+  std::vector<std::string> folded;
 };
 
 // Stack `s` is stack `parent[s]` (or kEmptyStack) with `frame[s]` on top, so a
@@ -170,11 +175,20 @@ struct UnnamedImage {
   uint64_t samples = 0;      // samples whose stacks pass through one of them
 };
 
+// A folded body samples reach (Frame::folded).
+struct FoldedFrame {
+  FrameId frame = 0;
+  uint64_t samples = 0;  // samples whose stacks pass through it
+};
+
 // How many of the frames samples reach have names, after symbolication.
 struct NamingReport {
   uint64_t sampled_frames = 0;       // distinct frames the samples reach
   uint64_t unnamed_frames = 0;       // of them, left unnamed (an address, "image+0x…")
   std::vector<UnnamedImage> images;  // most samples first
+  // Of them, folded bodies: named as Instruments names them, by no one
+  // function; most samples first.
+  std::vector<FoldedFrame> folded;
 };
 
 struct ProfileGroup {

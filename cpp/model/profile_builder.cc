@@ -69,6 +69,12 @@ FrameId ProfileBuilder::InternFrame(const FrameDesc& desc) {
     frame_key_.append(reinterpret_cast<const char*>(&*desc.address), sizeof(*desc.address));
     frame_key_.append(reinterpret_cast<const char*>(&desc.image_id), sizeof(desc.image_id));
   }
+  if (desc.folded) {
+    for (const std::string& function : *desc.folded) {
+      frame_key_.push_back('\1');
+      frame_key_.append(function);
+    }
+  }
   auto [entry, inserted] =
       frame_index_.try_emplace(frame_key_, static_cast<FrameId>(frames_.size()));
   if (inserted) {
@@ -78,6 +84,7 @@ FrameId ProfileBuilder::InternFrame(const FrameDesc& desc) {
     if (!desc.source_file.empty()) frame.line = desc.line;
     frame.address = desc.address;
     frame.image = desc.image_id;
+    if (desc.folded) frame.folded = *desc.folded;
     frames_.push_back(std::move(frame));
     frame_has_source_.push_back(!desc.source_file.empty());
     return entry->second;

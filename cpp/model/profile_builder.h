@@ -32,6 +32,9 @@ struct FrameDesc {
   // the address and the image from InternImage(), kept for symbolication.
   std::optional<uint64_t> address;
   ImageId image_id = kNoImage;
+  // Frame::folded: a folded body's functions. Bodies of other functions are
+  // other frames, whatever their shared name.
+  const std::vector<std::string>* folded = nullptr;
 };
 
 struct ThreadDesc {

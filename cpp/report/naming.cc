@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "base/text.h"
@@ -83,6 +84,9 @@ NamingReport Count(const ProfileGroup& group, const StackFacts& facts) {
     return images[id == kNoImage ? group.images.size() : id];
   };
   std::vector<ImageId> seen;  // images counted for the current stack
+  // Per folded frame reached: its place in report.folded.
+  std::unordered_map<FrameId, size_t> folded_slot;
+  std::vector<FrameId> folded_seen;  // folded frames counted for the current stack
   NamingReport report;
   for (StackId s = 0; s < stacks.size(); ++s) {
     if (facts.samples[s] == 0) continue;
@@ -92,9 +96,26 @@ NamingReport Count(const ProfileGroup& group, const StackFacts& facts) {
       if (reached_frame[frame]) continue;
       reached_frame[frame] = true;
       ++report.sampled_frames;
+      if (!group.frames[frame].folded.empty()) {
+        folded_slot.emplace(frame, report.folded.size());
+        report.folded.push_back(FoldedFrame{frame, 0});
+      }
       if (!Unnamed(group, frame)) continue;
       ++report.unnamed_frames;
       ++image_slot(group.frames[frame].image).frames;
+    }
+    if (!folded_slot.empty()) {
+      folded_seen.clear();
+      for (StackId up = s; up != kNone; up = stacks.parent[up]) {
+        FrameId frame = stacks.frame[up];
+        auto slot = folded_slot.find(frame);
+        if (slot == folded_slot.end() ||
+            std::find(folded_seen.begin(), folded_seen.end(), frame) != folded_seen.end()) {
+          continue;
+        }
+        folded_seen.push_back(frame);
+        report.folded[slot->second].samples += facts.samples[s];
+      }
     }
     seen.clear();
     for (StackId up = facts.nearest_unnamed[s]; up != kNone;
@@ -114,6 +135,9 @@ NamingReport Count(const ProfileGroup& group, const StackFacts& facts) {
                    [](const UnnamedImage& a, const UnnamedImage& b) {
                      return a.samples != b.samples ? a.samples > b.samples : a.frames > b.frames;
                    });
+  std::stable_sort(
+      report.folded.begin(), report.folded.end(),
+      [](const FoldedFrame& a, const FoldedFrame& b) { return a.samples > b.samples; });
   return report;
 }
 

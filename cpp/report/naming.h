@@ -1,5 +1,6 @@
 // How much of a profile group is named: the frames samples reach, those left
-// unnamed (an address, or "image+0x…") and the images they lie in, and a
+// unnamed (an address, or "image+0x…") and the images they lie in, the
+// bodies the linker folded (each with the functions it may be), and a
 // SYMBOLS_MISSING warning when unnamed frames make up much of a profile.
 // Runs last, after symbolication, so it reports what the user will see.
 #ifndef INSTRUMENTSCOPE_REPORT_NAMING_H_

@@ -92,6 +92,12 @@ nlohmann::json NamingJson(const ProfileGroup& group) {
     }
     naming["images"].push_back(std::move(entry));
   }
+  nlohmann::json& folded = naming["folded"] = nlohmann::json::array();
+  for (const FoldedFrame& body : group.naming.folded) {
+    const Frame& frame = group.frames[body.frame];
+    folded.push_back(
+        {{"image", frame.file}, {"samples", body.samples}, {"functions", frame.folded}});
+  }
   return naming;
 }
 

@@ -3,6 +3,7 @@
 // lists, Swift names demangled as Instruments shows them, and what stays
 // unnamed reported, with the bundle whole and without its symbols.
 #include <catch2/catch.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -106,6 +107,108 @@ TEST_CASE(
   // which no symbol file could name, not counted): below SYMBOLS_MISSING's 5%.
   CHECK(Warnings(*group, "SYMBOLS_MISSING").empty());
   CHECK(Warnings(*group, "FORM_TEMPLATE_DAMAGED").empty());
+}
+
+// Samples of `profile` whose stacks hold a frame named `name`.
+uint64_t SamplesThrough(const ProfileGroup& group, const Profile& profile,
+                        const std::string& name) {
+  uint64_t samples = 0;
+  for (size_t i = 0; i < profile.samples.size(); ++i) {
+    if (profile.samples[i] == kEmptyStack) continue;
+    std::string stack = ";" + StackText(group, profile.samples[i]) + ";";
+    if (stack.find(";" + name + ";") != std::string::npos) ++samples;
+  }
+  return samples;
+}
+
+TEST_CASE(
+    "Instruments 26: folded code, dyld stubs and C++ templates named as Instruments names them") {
+  auto path = testing::CorpusFileOrSkip(kBundle);
+  if (!path) return;
+  auto group = testing::ImportPath(*path);
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+  const Profile& main = MainThread(*group);
+
+  // Code the linker folded from identical functions is <deduplicated_symbol>,
+  // as Instruments shows it: no one of its functions is the frame's name.
+  // Before, the lookup took the last function the archive listed there.
+  CHECK(SamplesThrough(*group, main, "<deduplicated_symbol>") > 72);
+  for (const char* guess :
+       {"partial apply for closure #1 in LayoutComputer.withMutableEngine<A, B>(type:do:)",
+        "closure #1 in closure #1 in closure #1 in closure #1 in "
+        "_UIHostingView.beginTransaction()",
+        "protocol witness for Layout.sizeThatFits(proposal:subviews:cache:) in conformance "
+        "_VStackLayout",
+        "argb32_image_mark_image", "_swift_displayCrashMessage"}) {
+    INFO(guess);
+    CHECK(SamplesThrough(*group, main, guess) == 0);
+  }
+  // The report keeps what each body may be: 34 bodies in 8 images, the
+  // busiest first, its functions demangled as every frame.
+  REQUIRE(group->naming.folded.size() == 34);
+  const FoldedFrame& busiest = group->naming.folded.front();
+  CHECK(busiest.samples == 72);
+  const Frame& layout = group->frames[group->naming.folded[1].frame];
+  CHECK(layout.name == "<deduplicated_symbol>");
+  CHECK_THAT(layout.file, Catch::EndsWith("/SwiftUICore"));
+  CHECK(layout.folded ==
+        std::vector<std::string>{
+            "partial apply for closure #1 in ViewGraphRootValueUpdater.updateGraph<A>(body:)",
+            "partial apply for closure #1 in LayoutComputer.withMutableEngine<A, B>(type:do:)"});
+  CHECK(group->naming.sampled_frames == 993);
+  CHECK(group->naming.unnamed_frames == 76);
+
+  // dyld stubs without Mach-O's underscore; a C function whose own name
+  // starts with one keeps it.
+  std::set<std::string> stubs;
+  bool spaced_templates = false;
+  for (const Frame& frame : group->frames) {
+    if (frame.name.rfind("DYLD-STUB$$", 0) == 0) stubs.insert(frame.name);
+    spaced_templates = spaced_templates || frame.name.find("> >") != std::string::npos;
+  }
+  for (const char* stub : {"DYLD-STUB$$memcpy", "DYLD-STUB$$free", "DYLD-STUB$$sin",
+                           "DYLD-STUB$$_platform_bzero", "DYLD-STUB$$IndexingIterator.next()"}) {
+    INFO(stub);
+    CHECK(stubs.count(stub));
+  }
+  for (const std::string& stub : stubs) {
+    INFO(stub);
+    CHECK((stub.rfind("DYLD-STUB$$_", 0) != 0 || stub == "DYLD-STUB$$_platform_bzero"));
+  }
+  // C++ as current LLVM prints it: nested templates close with ">>".
+  CHECK_FALSE(spaced_templates);
+  CHECK(SamplesThrough(*group, main,
+                       "swift::metadataimpl::ValueWitnesses<swift::metadataimpl::NativeBox<"
+                       "unsigned long long, 8ul, 8ul, 8ul>>::initializeWithTake(swift::"
+                       "OpaqueValue*, swift::OpaqueValue*, swift::TargetMetadata<swift::"
+                       "InProcess> const*)") > 0);
+}
+
+TEST_CASE("Instruments 26 in full: a folded body lists the functions it may be") {
+  auto path = testing::CorpusFileOrSkip(kBundle);
+  if (!path) return;
+  ImportOptions options;
+  options.demangle = demangle::Style::kFull;
+  auto group = testing::ImportPath(*path, options);
+  REQUIRE(group.ok());
+  std::set<std::string> names;
+  for (const FoldedFrame& folded : group->naming.folded) {
+    names.insert(group->frames[folded.frame].name);
+  }
+  CHECK(
+      names.count("<deduplicated_symbol> (one of 2: rgba32_image_mark_image | "
+                  "argb32_image_mark_image)"));
+  // 440 functions share one four-byte body of libswiftCore: the first three, then "…".
+  bool long_list = false;
+  for (const std::string& name : names) {
+    const std::string ellipsis = " | \xE2\x80\xA6)";
+    long_list =
+        long_list || (name.rfind("<deduplicated_symbol> (one of 440: ", 0) == 0 &&
+                      name.size() > ellipsis.size() &&
+                      name.compare(name.size() - ellipsis.size(), ellipsis.size(), ellipsis) == 0);
+  }
+  CHECK(long_list);
 }
 
 TEST_CASE("Instruments 26 without its symbols: addresses, and SYMBOLS_MISSING naming the images") {

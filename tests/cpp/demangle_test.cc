@@ -5,12 +5,16 @@
 #include "demangle/demangle.h"
 
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "container/file_tree.h"
 #include "demangle/frames.h"
 #include "demangle/itanium.h"
 #include "demangle/punycode.h"
@@ -39,6 +43,110 @@ TEST_CASE("Itanium names demangle as Apple's tools print them") {
   CHECK_FALSE(DemangleItanium("start"));
   CHECK_FALSE(DemangleItanium("__Z"));
   CHECK_FALSE(DemangleItanium(""));
+}
+
+TEST_CASE("Itanium names print as current LLVM prints them") {
+  // Nested templates close with ">>" (LLVM 15 on; c++filt before it printed "> >").
+  CHECK(DemangleItanium("_ZN1AIS_IiEE1fEv") == "A<A<int>>::f()");
+  CHECK(DemangleItanium("__ZN5swift12metadataimpl14ValueWitnessesINS0_9NativeBoxIyLm8ELm8ELm8EEEE18"
+                        "initializeWithTakeEPNS_11OpaqueValueES6_PKNS_14TargetMetadataINS_"
+                        "9InProcessEEE") ==
+        "swift::metadataimpl::ValueWitnesses<swift::metadataimpl::NativeBox<unsigned long long, "
+        "8ul, 8ul, 8ul>>::initializeWithTake(swift::OpaqueValue*, swift::OpaqueValue*, "
+        "swift::TargetMetadata<swift::InProcess> const*)");
+  // _Float16 (DF16_), in RenderBox of Instruments 26's shared cache.
+  CHECK(DemangleItanium("_Z1fDF16_") == "f(_Float16)");
+  // A discriminator, and LLVM's extension of digits that end the name.
+  CHECK(DemangleItanium("_ZZ1fvE1x_0") == "f()::x");
+  CHECK(DemangleItanium("_ZZ1fvE1x__12_") == "f()::x");
+  CHECK(DemangleItanium("_ZZ1fvE1x12") == "f()::x");
+}
+
+// The C++ names (linkage names "__Z…", "____Z…" of functions and inlined
+// calls) in the string tables of the corpus's symbol archives.
+std::vector<std::string> ArchivedCppNames() {
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> archives;
+  auto add_folder = [&](const std::string& relative) {
+    auto folder = testing::CorpusFileOrSkip(relative);
+    if (!folder) return;
+    for (const auto& entry : std::filesystem::directory_iterator(*folder + "/symbols/stores")) {
+      archives.emplace_back(entry.path().string(), testing::ReadFile(entry.path().string()));
+    }
+  };
+  add_folder("BA-Partners__Documents/Untitled.trace");
+  add_folder("modplug__loops/profile.trace");
+  for (const char* zipped : {"benjaminRomano__mperf/src/test/resources/example.trace.zip",
+                             "shadi-gamal__uniprof/tests/fixtures/test-simple.trace.zip"}) {
+    auto path = testing::CorpusFileOrSkip(zipped);
+    if (!path) continue;
+    Limits limits;
+    auto tree = ZipTree::Open(
+        std::make_shared<const std::vector<uint8_t>>(testing::ReadFile(*path)), limits);
+    REQUIRE(tree.ok());
+    for (const std::string& member : (*tree)->paths()) {
+      if (member.find("/symbols/stores/") == std::string::npos) continue;
+      auto bytes = (*tree)->Read(member);
+      REQUIRE(bytes.ok());
+      archives.emplace_back(member, **bytes);
+    }
+  }
+  std::set<std::string> names;
+  for (const auto& [path, bytes] : archives) {
+    INFO(path);
+    REQUIRE(bytes.size() >= 0x60);
+    // The string table ends the archive; its size is the u32 at 0x54.
+    uint32_t table_size = bytes[0x54] | bytes[0x55] << 8 | bytes[0x56] << 16 | bytes[0x57] << 24;
+    REQUIRE(table_size <= bytes.size());
+    std::string table(bytes.end() - table_size, bytes.end());
+    std::istringstream strings(table);
+    std::string name;
+    while (std::getline(strings, name, '\0')) {
+      if (name.rfind("__Z", 0) == 0 || name.rfind("____Z", 0) == 0) names.insert(name);
+    }
+  }
+  return std::vector<std::string>(names.begin(), names.end());
+}
+
+// What llvm-cxxfilt prints for each name, one per line, each given whole as
+// an argument (standard input would be split at spaces, which block names
+// hold); nullopt without the tool.
+std::optional<std::vector<std::string>> LlvmCxxFilt(const std::vector<std::string>& names) {
+  const std::string tool = "/usr/lib/llvm-19/bin/llvm-cxxfilt";
+  if (!std::filesystem::exists(tool)) return std::nullopt;
+  std::vector<std::string> printed;
+  const size_t kBatch = 200;
+  for (size_t first = 0; first < names.size(); first += kBatch) {
+    std::string command = tool + " --strip-underscore";
+    for (size_t i = first; i < names.size() && i < first + kBatch; ++i) {
+      command += " '" + names[i] + "'";  // manglings hold no quote
+    }
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe);
+    std::string output;
+    char buffer[4096];
+    for (size_t read; (read = fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+      output.append(buffer, read);
+    REQUIRE(pclose(pipe) == 0);
+    std::istringstream lines(output);
+    for (std::string line; std::getline(lines, line);) printed.push_back(line);
+  }
+  return printed;
+}
+
+TEST_CASE("C++ names of the corpus's symbol archives read as LLVM 19's llvm-cxxfilt prints them") {
+  std::vector<std::string> names = ArchivedCppNames();
+  if (names.empty()) return;  // no corpus: skipped above
+  auto printed = LlvmCxxFilt(names);
+  if (!printed) {
+    WARN("skipped: /usr/lib/llvm-19/bin/llvm-cxxfilt is not installed (Debian's llvm-19)");
+    return;
+  }
+  REQUIRE(printed->size() == names.size());
+  CHECK(names.size() > 800);
+  for (size_t i = 0; i < names.size(); ++i) {
+    INFO(names[i]);
+    CHECK(DemangleItanium(names[i]) == (*printed)[i]);
+  }
 }
 
 // f(std::pair<int, int>, std::pair<that, that>, …): `levels` pairs, each of

@@ -379,6 +379,71 @@ TEST_CASE("Symbol archives: a function Instruments could not name is known by it
   CHECK_FALSE(archive->Lookup(0x95854));
 }
 
+TEST_CASE("Symbol archives: folded bodies keep their functions; stubs lose Mach-O's underscore") {
+  // As Instruments 26 stores code the linker folded: the body, named
+  // <deduplicated_symbol> (flags 0x800), then each function folded into it
+  // at the same start and size (flags with 0x800); and a dyld stub, named by
+  // its target's linkage name.
+  const std::string strings = std::string(
+      "MACH_HEADER\0"                  // 0
+      "<deduplicated_symbol>\0"        // 12
+      "rgba32_image_mark_image\0"      // 34
+      "_rgba32_image_mark_image\0"     // 58
+      "argb32_image_mark_image\0"      // 83
+      "_argb32_image_mark_image\0"     // 107
+      "DYLD-STUB$$_memcpy\0"           // 132
+      "DYLD-STUB$$__platform_bzero\0"  // 151
+      "after\0",                       // 179
+      185);
+  std::vector<uint8_t> out(0x60, 0);
+  auto put = [&out](size_t at, uint32_t value) {
+    for (int i = 0; i < 4; ++i) out[at + i] = static_cast<uint8_t>(value >> (8 * i));
+  };
+  put(0, 7);
+  put(0x10, 6);
+  put(0x54, static_cast<uint32_t>(strings.size()));
+  auto record = [&out](std::vector<uint32_t> fields) {
+    for (uint32_t field : fields) PutU32(out, field);
+  };
+  // start, size, flags, display name, linkage name, first child
+  record({0x3251f4, 0x3b0, 0x800, 12, 12, 0xFFFFFFFF});
+  record({0x3251f4, 0x3b0, 0x034a4c01, 34, 58, 0xFFFFFFFF});
+  record({0x3251f4, 0x3b0, 0x034a4c01, 83, 107, 0xFFFFFFFF});
+  record({0x3255a4, 0x10, 0x3484502, 0, 132, 0xFFFFFFFF});
+  record({0x3255b4, 0x10, 0x3484502, 0, 151, 0xFFFFFFFF});
+  record({0x3255c4, 0x10, 0x334a4401, 179, 179, 0xFFFFFFFF});
+  out.insert(out.end(), strings.begin(), strings.end());
+  put(4, static_cast<uint32_t>(out.size()));
+  auto archive = SymbolArchive::Parse(ByteSpan(out.data(), out.size()));
+  REQUIRE(archive.ok());
+
+  // Any address of the body is the body, whose functions are its detail: no
+  // one of them is the frame's name.
+  for (uint64_t offset : {0x3251f4u, 0x325400u, 0x3255a3u}) {
+    auto body = archive->Lookup(offset);
+    REQUIRE(body);
+    CHECK(body->name == kFoldedBodyName);
+    CHECK(body->start == 0x3251f4);
+    REQUIRE(body->folded);
+    CHECK(*body->folded ==
+          std::vector<std::string>{"rgba32_image_mark_image", "argb32_image_mark_image"});
+  }
+  CHECK(archive->Lookup(0x3255a4)->name == "DYLD-STUB$$memcpy");
+  // A C function whose own name starts with one underscore keeps it.
+  CHECK(archive->Lookup(0x3255b4)->name == "DYLD-STUB$$_platform_bzero");
+  CHECK(archive->Lookup(0x3255c4)->name == "after");
+  CHECK_FALSE(archive->Lookup(0x3255c4)->folded);
+
+  // A function flagged as folded with no body before it stays itself.
+  std::vector<uint8_t> orphan = out;
+  orphan[0x60 + 8] = 0x01;  // the body's flags: no longer 0x800…
+  orphan[0x60 + 12] = 34;   // …nor its name
+  auto alone = SymbolArchive::Parse(ByteSpan(orphan.data(), orphan.size()));
+  REQUIRE(alone.ok());
+  CHECK_FALSE(alone->Lookup(0x325400)->folded);
+  CHECK(alone->Lookup(0x325400)->name != kFoldedBodyName);
+}
+
 TEST_CASE("File trees: folders, junk, roots one level down, zips inside zips") {
   Limits limits;
   FolderTree folder(limits);

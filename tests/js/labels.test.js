@@ -118,7 +118,7 @@ test('--list: CPU tables with pools and all threads, then intervals, samples dur
       { run: 1, schema: 'virtual-memory', rows: 40, cpuSamples: false, intervals: true },
       { run: 1, schema: 'kdebug', rows: 11660, cpuSamples: false, intervals: false },
     ],
-    naming: { sampledFrames: 3280, unnamedFrames: 43, images: [] },
+    naming: { sampledFrames: 3280, unnamedFrames: 43, images: [], folded: [] },
     warnings: [],
   };
   assert.equal(formatList(summary), `Instruments: Time Profiler, Points of Interest
@@ -163,7 +163,7 @@ test('--list shortens long thread names and lists a run of intervals alone', () 
       { run: 1, schema: 'time-profile', rows: 3, cpuSamples: true, intervals: false },
       { run: 2, schema: 'potential-hangs', rows: 4, cpuSamples: false, intervals: true },
     ],
-    naming: { sampledFrames: 0, unnamedFrames: 0, images: [] },
+    naming: { sampledFrames: 0, unnamedFrames: 0, images: [], folded: [] },
     warnings: [{ code: 'W', message: 'a warning' }],
   };
   const lines = formatList(summary).trimEnd().split('\n');

@@ -203,10 +203,12 @@ function contentsText({ profiles, intervalSources }) {
   return parts.join(', ');
 }
 
-function namingText({ sampledFrames, unnamedFrames }) {
-  const named = sampledFrames - unnamedFrames;
+function namingText({ sampledFrames, unnamedFrames, folded }) {
+  const named = sampledFrames - unnamedFrames - folded.length;
   const share = sampledFrames ? ` (${Math.floor((named / sampledFrames) * 1000) / 10}%)` : '';
-  return `${formatCount(named)} of ${plural(sampledFrames, 'frame')} named${share}`;
+  const text = `${formatCount(named)} of ${plural(sampledFrames, 'frame')} named${share}`;
+  // Code the linker shared among functions: named as Instruments names it.
+  return folded.length ? `${text}, ${formatCount(folded.length)} folded (<deduplicated_symbol>)` : text;
 }
 
 function symbolicationText({ unnamedFrames, namedFrames, filesUsed }) {

@@ -26,7 +26,7 @@ const USAGE = `usage: instrumentscope INPUT [-o OUT.json] [--run N] [--symbols P
 
 Converts an Instruments recording to a speedscope profile
 (https://www.speedscope.app). INPUT is a .trace bundle (a folder, or a zip of
-one; Instruments 4.5 to 16), an \`xctrace export\` (XML, plain or gzipped),
+one; Instruments 4.5 to 26), an \`xctrace export\` (XML, plain or gzipped),
 or the text of an Instruments Deep Copy of a call tree; - reads standard input
 (pbpaste | instrumentscope - -o tree.json).
 
@@ -53,8 +53,10 @@ or the text of an Instruments Deep Copy of a call tree; - reads standard input
       --limit NAME=N change one of the importer's limits (maxSamples=100000000;
                      the README's "Limits" lists them), as often as needed
       --full-names   show mangled names (Swift, Rust, C++) in full, as
-                     swift-demangle, rustc-demangle and c++filt print them,
-                     not as Instruments shows them
+                     swift-demangle, rustc-demangle and llvm-cxxfilt print
+                     them, not as Instruments shows them; code the linker
+                     folded (<deduplicated_symbol>) lists the functions it
+                     may be
       --no-demangle  keep frame names exactly as the recording spells them
   -h, --help         show this help
   -v, --version      show the version

@@ -173,7 +173,7 @@ export interface ImportOptions {
   /** How mangled frame names (Swift, Rust, C++) are shown: as Instruments
    * shows them (true or "instruments", the default: Swift without modules,
    * return types or argument types, Rust without hashes), in full as
-   * swift-demangle, rustc-demangle and c++filt print them ("full"), or
+   * swift-demangle, rustc-demangle and llvm-cxxfilt print them ("full"), or
    * exactly as the input spells them (false). */
   demangle?: boolean | 'instruments' | 'full';
   /** Whether intervals are read and the views made (true, the default):
@@ -398,11 +398,25 @@ export interface NamingSummary {
     /** Samples whose stacks pass through one of them. */
     samples: number;
   }>;
+  /** Of the frames samples reach, code the linker folded: identical
+   * functions made one body, which Instruments names `<deduplicated_symbol>`
+   * and so does the frame (with `demangle: 'full'`, its name lists the first
+   * functions: `<deduplicated_symbol> (one of 2: A | B)`). Not counted as
+   * unnamed: no symbol file names them better. Most samples first. */
+  folded: Array<{
+    /** The image's path. */
+    image: string;
+    /** Samples whose stacks pass through it. */
+    samples: number;
+    /** The functions the body is, demangled as the frames are, in the
+     * order the recording lists them. */
+    functions: string[];
+  }>;
 }
 
 export interface DemangleOptions {
   /** "instruments" (the default) as Instruments shows frame names, or
-   * "full" as swift-demangle, rustc-demangle and c++filt print them. */
+   * "full" as swift-demangle, rustc-demangle and llvm-cxxfilt print them. */
   style?: 'instruments' | 'full';
   /** As for importTrace: where the .wasm is served, or its bytes. */
   wasmURL?: string | URL;

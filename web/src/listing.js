@@ -122,8 +122,12 @@ export function formatList(summary) {
   return lines.join('\n') + '\n';
 }
 
-function namingNote({ sampledFrames, unnamedFrames }) {
-  const named = sampledFrames - unnamedFrames;
+function namingNote({ sampledFrames, unnamedFrames, folded }) {
+  const named = sampledFrames - unnamedFrames - folded.length;
   const share = sampledFrames ? ` (${Math.floor((named / sampledFrames) * 1000) / 10}%)` : '';
-  return `Names: ${named.toLocaleString('en')} of ${plural(sampledFrames, 'sampled frame')} named${share}`;
+  const note = `Names: ${named.toLocaleString('en')} of ${plural(sampledFrames, 'sampled frame')} named${share}`;
+  if (!folded.length) return note;
+  return `${note}; ${folded.length.toLocaleString('en')} ${folded.length === 1 ? 'is code' : 'are code'} ` +
+    'the linker folded from several functions, <deduplicated_symbol> as Instruments shows it ' +
+    '(--full-names lists the functions)';
 }

@@ -69,6 +69,7 @@ FrameId FrameNamer::Name(const ProcessSymbols& symbols, uint64_t address, bool c
   if (archived.function && !archived.function->name.empty()) {
     desc.name = archived.function->name;
     desc.image = archived.image->path;
+    desc.folded = archived.function->folded;
     return builder_.InternFrame(desc);
   }
   // Unnamed: "image+0xoffset" inside a known image, else the address; kept

@@ -5,6 +5,7 @@
 
 #include "base/byte_reader.h"
 #include "base/checked_math.h"
+#include "base/text.h"
 
 namespace instrumentscope::trace_bundle {
 namespace {
@@ -20,23 +21,57 @@ constexpr uint64_t kInlineSize = 36;
 constexpr uint64_t kLineSize = 20;
 constexpr uint32_t kNone = 0xFFFFFFFF;
 constexpr uint32_t kLastSiblingFlag = 0x40000000;
+// On a folded body and on each function folded into it.
+constexpr uint32_t kFoldedFlag = 0x800;
+constexpr std::string_view kStubPrefix = "DYLD-STUB$$";
 
 Status Corrupt(const std::string& message, size_t offset) {
   return Status(ErrorCode::kBundleCorrupt, message).WithOffset(offset);
 }
 
-// A NUL-terminated string of the archive's string table.
-Result<std::string_view> TableString(ByteSpan table, size_t table_offset, uint32_t index) {
-  if (index >= table.size()) {
-    return Corrupt("a symbol name lies beyond the string table", table_offset);
-  }
-  const auto* start = reinterpret_cast<const char*>(table.data()) + index;
-  const void* end = std::memchr(start, 0, table.size() - index);
-  if (!end) return Corrupt("a symbol name runs past the string table", table_offset + index);
+}  // namespace
+
+Result<std::string_view> SymbolArchive::StringTable::At(uint32_t index) const {
+  if (index >= bytes.size()) return Corrupt("a symbol name lies beyond the string table", offset);
+  const auto* start = reinterpret_cast<const char*>(bytes.data()) + index;
+  const void* end = std::memchr(start, 0, bytes.size() - index);
+  if (!end) return Corrupt("a symbol name runs past the string table", offset + index);
   return std::string_view(start, static_cast<const char*>(end) - start);
 }
 
-}  // namespace
+Status SymbolArchive::ReadRanges(ByteSpan bytes, const StringTable& strings, uint64_t offset,
+                                 uint32_t count, uint64_t record_size, std::vector<Range>* ranges) {
+  ByteReader reader(bytes);
+  ranges->reserve(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    RETURN_IF_ERROR(reader.Seek(offset + i * record_size));
+    uint32_t flags, display, linkage;
+    Range range;
+    ASSIGN_OR_RETURN(range.start, reader.ReadU32Le());
+    ASSIGN_OR_RETURN(range.size, reader.ReadU32Le());
+    ASSIGN_OR_RETURN(flags, reader.ReadU32Le());
+    ASSIGN_OR_RETURN(display, reader.ReadU32Le());
+    ASSIGN_OR_RETURN(linkage, reader.ReadU32Le());
+    ASSIGN_OR_RETURN(range.first_child, reader.ReadU32Le());
+    range.last_sibling = (flags & kLastSiblingFlag) != 0;
+    range.folded_member = (flags & kFoldedFlag) != 0;
+    // The display name where the archive has one, else the linkage name as
+    // the binary spells it (Swift, C++ and block names; demangled later).
+    // Functions Instruments could not name are named by their address:
+    // those stay unnamed here (index 0 is "MACH_HEADER": none).
+    std::string_view name;
+    ASSIGN_OR_RETURN(name, strings.At(display ? display : linkage));
+    if (!ParseHexAddress(name)) range.name = std::string(name);
+    // A stub's target is a linkage name too: without Mach-O's underscore,
+    // "DYLD-STUB$$_memcpy" is Instruments' "DYLD-STUB$$memcpy".
+    if (!display && StartsWith(range.name, kStubPrefix) &&
+        range.name.compare(kStubPrefix.size(), 1, "_") == 0) {
+      range.name.erase(kStubPrefix.size(), 1);
+    }
+    ranges->push_back(std::move(range));
+  }
+  return OkStatus();
+}
 
 Result<SymbolArchive> SymbolArchive::Parse(ByteSpan bytes) {
   ByteReader reader(bytes);
@@ -81,36 +116,32 @@ Result<SymbolArchive> SymbolArchive::Parse(ByteSpan bytes) {
     return Corrupt("the symbol archive's tables overlap its string table", kArchiveHeaderSize);
   }
 
-  auto read_ranges = [&](uint64_t offset, uint32_t count, uint64_t record_size,
-                         std::vector<Range>* ranges) -> Status {
-    ranges->reserve(count);
-    for (uint32_t i = 0; i < count; ++i) {
-      RETURN_IF_ERROR(reader.Seek(offset + i * record_size));
-      uint32_t start, length, flags, display, linkage, child;
-      ASSIGN_OR_RETURN(start, reader.ReadU32Le());
-      ASSIGN_OR_RETURN(length, reader.ReadU32Le());
-      ASSIGN_OR_RETURN(flags, reader.ReadU32Le());
-      ASSIGN_OR_RETURN(display, reader.ReadU32Le());
-      ASSIGN_OR_RETURN(linkage, reader.ReadU32Le());
-      ASSIGN_OR_RETURN(child, reader.ReadU32Le());
-      Range range{start, length, {}, child, (flags & kLastSiblingFlag) != 0};
-      // The display name where the archive has one, else the linkage name as
-      // the binary spells it (Swift, C++ and block names; demangled later).
-      // Functions Instruments could not name are named by their address:
-      // those stay unnamed here (index 0 is "MACH_HEADER": none).
-      std::string_view name;
-      ASSIGN_OR_RETURN(name,
-                       TableString(string_table, string_table_offset, display ? display : linkage));
-      if (!ParseHexAddress(name)) range.name = std::string(name);
-      ranges->push_back(std::move(range));
-    }
-    return OkStatus();
-  };
-  RETURN_IF_ERROR(read_ranges(functions_offset, functions, kFunctionSize, &archive.functions_));
-  RETURN_IF_ERROR(read_ranges(inlines_offset, inlines, kInlineSize, &archive.inlines_));
+  StringTable strings{string_table, string_table_offset};
+  RETURN_IF_ERROR(
+      ReadRanges(bytes, strings, functions_offset, functions, kFunctionSize, &archive.functions_));
+  RETURN_IF_ERROR(
+      ReadRanges(bytes, strings, inlines_offset, inlines, kInlineSize, &archive.inlines_));
+  GatherFolded(&archive.functions_);
   std::stable_sort(archive.functions_.begin(), archive.functions_.end(),
                    [](const Range& a, const Range& b) { return a.start < b.start; });
   return archive;
+}
+
+void SymbolArchive::GatherFolded(std::vector<Range>* functions) {
+  // A folded body is listed first, then each function folded into it, at the
+  // same start and size [26.0]: the body stays, its functions are its detail.
+  std::vector<Range> kept;
+  kept.reserve(functions->size());
+  for (Range& function : *functions) {
+    if (!kept.empty() && function.folded_member && kept.back().name == kFoldedBodyName &&
+        kept.back().start == function.start && kept.back().size == function.size) {
+      // One Instruments could not name adds nothing to tell the body by.
+      if (!function.name.empty()) kept.back().folded.push_back(std::move(function.name));
+      continue;
+    }
+    kept.push_back(std::move(function));
+  }
+  *functions = std::move(kept);
 }
 
 std::optional<SymbolArchive::Function> SymbolArchive::Lookup(uint64_t offset) const {
@@ -141,7 +172,8 @@ std::optional<SymbolArchive::Function> SymbolArchive::Lookup(uint64_t offset) co
     name = hit->name;
     child = hit->first_child;
   }
-  return Function{name, function.start};
+  const std::vector<std::string>* folded = function.folded.empty() ? nullptr : &function.folded;
+  return Function{name, function.start, folded};
 }
 
 }  // namespace instrumentscope::trace_bundle

@@ -22,6 +22,10 @@ namespace instrumentscope::trace_bundle {
 
 using ImageUuid = instrumentscope::ImageUuid;
 
+// Instruments' name for code the linker folded: identical functions made one
+// body, which any of them may have been running.
+inline constexpr std::string_view kFoldedBodyName = "<deduplicated_symbol>";
+
 class SymbolArchive {
  public:
   // Fails with BUNDLE_CORRUPT (and the byte offset) on a damaged archive,
@@ -35,6 +39,9 @@ class SymbolArchive {
     // Instruments could not name (the archive names it by its address).
     std::string_view name;
     uint32_t start = 0;  // the function's offset
+    // A body the linker shared among identical functions: `name` is
+    // kFoldedBodyName, and these are the functions it is, as spelled.
+    const std::vector<std::string>* folded = nullptr;
   };
   // The function covering `offset` (from the image's __TEXT start); nullopt
   // between the functions the archive holds.
@@ -47,7 +54,21 @@ class SymbolArchive {
     std::string name;
     uint32_t first_child = 0;  // an index into inlines_, or kNone
     bool last_sibling = false;
+    bool folded_member = false;       // a function whose body is another's
+    std::vector<std::string> folded;  // of a folded body: its functions
   };
+  // The archive's string table, and where it starts in the archive.
+  struct StringTable {
+    ByteSpan bytes;
+    uint64_t offset = 0;
+    // The NUL-terminated string at byte `index`.
+    Result<std::string_view> At(uint32_t index) const;
+  };
+  // `count` records of `record_size` bytes from `offset`: functions or inlines.
+  static Status ReadRanges(ByteSpan bytes, const StringTable& strings, uint64_t offset,
+                           uint32_t count, uint64_t record_size, std::vector<Range>* ranges);
+  // Folded bodies take the functions that follow them in the archive.
+  static void GatherFolded(std::vector<Range>* functions);
 
   ImageUuid uuid_{};
   std::vector<Range> functions_;  // sorted by start
