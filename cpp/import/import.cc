@@ -8,6 +8,7 @@
 #include "demangle/frames.h"
 #include "formats/registry.h"
 #include "report/naming.h"
+#include "report/warnings.h"
 #include "symbolication/symbolicate.h"
 
 #ifndef INSTRUMENTSCOPE_VERSION
@@ -184,6 +185,7 @@ Result<ProfileGroup> Import::Build() {
   }
   if (options_.demangle) demangle::DemangleFrameNames(&*group, *options_.demangle);
   ReportNaming(&*group);
+  OneWarningPerKind(&*group);
   stage_ = ImportStage::kDone;
   return group;
 }

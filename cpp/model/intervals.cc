@@ -5,12 +5,16 @@
 // they nest, and a new lane when none fits: nothing is re-nested or dropped.
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 #include "model/profile_builder.h"
 #include "model/view_names.h"
 
 namespace instrumentscope {
 namespace {
+
+// Sources a warning of intervals open at one end names; the others are counted.
+constexpr size_t kOpenSourcesListed = 3;
 
 // The intervals of one source, outer ones before those they hold, as lanes:
 // in each, every two intervals are disjoint or one holds the other.
@@ -125,32 +129,67 @@ std::map<uint32_t, int64_t> ProfileBuilder::ExtendToIntervals(
 }
 
 // Intervals that began and never ended run to the end of the recording;
-// those that ended without beginning were drawn from its start.
+// those that ended without beginning were drawn from its start. Each kind is
+// said once, over every source it touched.
 void ProfileBuilder::EndOpenIntervals(const std::map<uint32_t, int64_t>& run_end) {
-  for (const SourceState& state : interval_sources_) {
-    if (!state.unbegun) continue;
-    const IntervalSource& source = state.summary;
-    AddWarning("INTERVALS_WITHOUT_BEGIN",
-               std::to_string(state.unbegun) + " of " +
-                   JoinName({source.name, source.process_label}) +
-                   " ended without beginning in the recording (begun before it started); drawn "
-                   "from the start of run " +
-                   std::to_string(source.run));
-  }
+  std::vector<uint64_t> unbegun(interval_sources_.size());
+  for (size_t s = 0; s < interval_sources_.size(); ++s) unbegun[s] = interval_sources_[s].unbegun;
   std::vector<uint64_t> unended(interval_sources_.size());
   for (Interval& interval : intervals_) {
     if (interval.end != kOpenEnd) continue;
     interval.end = run_end.at(interval_sources_[interval.source].summary.run);
     ++unended[interval.source];
   }
-  for (size_t s = 0; s < interval_sources_.size(); ++s) {
-    if (!unended[s]) continue;
-    const IntervalSource& source = interval_sources_[s].summary;
-    AddWarning("INTERVALS_WITHOUT_END",
-               std::to_string(unended[s]) + " of " + JoinName({source.name, source.process_label}) +
-                   " began and never ended in the recording; drawn to the end of run " +
-                   std::to_string(source.run));
+  if (std::string message = OpenIntervalsMessage(unbegun,
+                                                 "ended without beginning in the "
+                                                 "recording (begun before it started)",
+                                                 "from the start");
+      !message.empty()) {
+    AddWarning("INTERVALS_WITHOUT_BEGIN", std::move(message));
   }
+  if (std::string message =
+          OpenIntervalsMessage(unended, "began and never ended in the recording", "to the end");
+      !message.empty()) {
+    AddWarning("INTERVALS_WITHOUT_END", std::move(message));
+  }
+}
+
+// "3 of Hangs — app (pid 4) began and never ended in the recording; drawn to
+// the end of run 1", or, over several sources, "62 intervals of 23 sources
+// began…; drawn to the end of run 1: 3 of Run loop iterations — …, 3 of …
+// and 20 other sources". Empty when no source has any.
+std::string ProfileBuilder::OpenIntervalsMessage(const std::vector<uint64_t>& per_source,
+                                                 const std::string& what,
+                                                 const std::string& drawn) const {
+  std::vector<size_t> sources;
+  uint64_t intervals = 0;
+  std::set<uint32_t> runs;
+  for (size_t s = 0; s < per_source.size(); ++s) {
+    if (!per_source[s]) continue;
+    sources.push_back(s);
+    intervals += per_source[s];
+    runs.insert(interval_sources_[s].summary.run);
+  }
+  if (sources.empty()) return std::string();
+  std::stable_sort(sources.begin(), sources.end(),
+                   [&](size_t a, size_t b) { return per_source[a] > per_source[b]; });
+  auto counted = [&](size_t s) {
+    const IntervalSource& source = interval_sources_[s].summary;
+    return std::to_string(per_source[s]) + " of " + JoinName({source.name, source.process_label});
+  };
+  std::string where = runs.size() == 1 ? "run " + std::to_string(*runs.begin()) : "their runs";
+  if (sources.size() == 1)
+    return counted(sources[0]) + " " + what + "; drawn " + drawn + " of " + where;
+  std::string message = std::to_string(intervals) + " intervals of " +
+                        std::to_string(sources.size()) + " sources " + what + "; drawn " + drawn +
+                        " of " + where + ": ";
+  for (size_t i = 0; i < sources.size() && i < kOpenSourcesListed; ++i) {
+    message += (i == 0 ? "" : ", ") + counted(sources[i]);
+  }
+  if (sources.size() > kOpenSourcesListed) {
+    message += " and " + std::to_string(sources.size() - kOpenSourcesListed) + " other sources";
+  }
+  return message;
 }
 
 Status ProfileBuilder::AddIntervalProfiles(const std::map<uint32_t, int64_t>& run_end,

@@ -212,6 +212,24 @@ std::vector<ProfileBuilder::RawSample> ProfileBuilder::raw_samples(ThreadId thre
   return samples;
 }
 
+bool ProfileBuilder::has_unnamed_frames() const {
+  return std::any_of(frames_.begin(), frames_.end(),
+                     [](const Frame& frame) { return frame.address.has_value(); });
+}
+
+std::set<int64_t> ProfileBuilder::UnnamedProcesses() const {
+  std::set<int64_t> pids;
+  for (const Thread& thread : threads_) {
+    if (thread.pid >= 0 && thread.process_name.empty()) pids.insert(thread.pid);
+  }
+  for (const SourceState& source : interval_sources_) {
+    if (source.summary.pid >= 0 && source.summary.process_name.empty()) {
+      pids.insert(source.summary.pid);
+    }
+  }
+  return pids;
+}
+
 void ProfileBuilder::AddWarning(std::string code, std::string message) {
   warnings_.push_back(Warning{std::move(code), std::move(message)});
 }

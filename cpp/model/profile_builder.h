@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -142,6 +143,10 @@ class ProfileBuilder {
   std::vector<RawSample> raw_samples(ThreadId thread) const;
   uint64_t total_samples() const { return total_samples_; }
   const std::vector<TableSummary>& tables() const { return tables_; }
+  // Whether some frame is left unnamed (FrameDesc::address).
+  bool has_unnamed_frames() const;
+  // The pids of the threads and interval sources given without a process name.
+  std::set<int64_t> UnnamedProcesses() const;
 
   // Consumes the builder.
   Result<ProfileGroup> Build(std::string name, std::string exporter) &&;
@@ -230,6 +235,8 @@ class ProfileBuilder {
   // those open at either end said), and their evented profiles.
   std::map<uint32_t, int64_t> ExtendToIntervals(std::vector<int64_t>* timeline_end) const;
   void EndOpenIntervals(const std::map<uint32_t, int64_t>& run_end);
+  std::string OpenIntervalsMessage(const std::vector<uint64_t>& per_source, const std::string& what,
+                                   const std::string& drawn) const;
   Status AddIntervalProfiles(const std::map<uint32_t, int64_t>& run_end, ProfileGroup* group);
   std::vector<IntervalSource::Name> BusiestNames(const std::vector<size_t>& intervals,
                                                  uint64_t* distinct) const;

@@ -8,9 +8,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "container/inflate.h"
 #include "test_support.h"
 
 namespace instrumentscope {
@@ -182,9 +184,14 @@ TEST_CASE("loops (Xcode 26.2): a recording of signposts alone imports as its int
   CHECK(unended[0].rfind("74 of Signposts \xE2\x80\x94 com.apple.SkyLight / slstransaction", 0) ==
         0);
   // The ends of launch signposts begun before the recording: kept, from its start.
-  auto unbegun = testing::WarningMessages(*group, "INTERVALS_WITHOUT_BEGIN");
-  REQUIRE(unbegun.size() == 2);
-  CHECK(unbegun[0].find("Loops (pid 33993)") != std::string::npos);
+  // One warning for both sources, the busier first.
+  CHECK(testing::WarningMessages(*group, "INTERVALS_WITHOUT_BEGIN") ==
+        std::vector<std::string>{
+            "5 intervals of 2 sources ended without beginning in the recording (begun before it "
+            "started); drawn from the start of run 1: 3 of Signposts \xE2\x80\x94 "
+            "com.apple.app_launch_measurement / ApplicationLaunch \xE2\x80\x94 Loops (pid 33993), "
+            "2 of Signposts \xE2\x80\x94 com.apple.launchservices / applaunch \xE2\x80\x94 Loops "
+            "(pid 33993)"});
   CHECK(counts["ApplicationLaunch"].intervals == 1);
 
   const IntervalSource* transactions =
@@ -226,11 +233,12 @@ TEST_CASE("mperf (Instruments 26.0): a thermal state and run loop iterations") {
   CHECK(runloop["individual_iteration"].intervals + runloop["individual_iteration"].points == 1216);
   CHECK(runloop["waiting_for_events"].intervals + runloop["waiting_for_events"].points == 1190);
   CHECK(runloop["runloop_run"].intervals + runloop["runloop_run"].points == 43);
-  uint64_t open = 0;
-  for (const std::string& warning : testing::WarningMessages(*group, "INTERVALS_WITHOUT_END")) {
-    open += std::stoull(warning);
-  }
-  CHECK(open == 4);
+  auto open = testing::WarningMessages(*group, "INTERVALS_WITHOUT_END");
+  REQUIRE(open.size() == 1);
+  CHECK_THAT(open[0], Catch::StartsWith("4 intervals of 2 sources began and never ended in the "
+                                        "recording; drawn to the end of run 1: 3 of Run loop "
+                                        "iterations \xE2\x80\x94 com.apple.uikit.eventfetch-thread "
+                                        "0x793f \xE2\x80\x94 perftestexample (pid 5376), 1 of "));
   const IntervalSource* main =
       SourceNamed(*group, "Run loop iterations \xE2\x80\x94 Main Thread 0x76a8");
   REQUIRE(main);
@@ -258,6 +266,95 @@ TEST_CASE("8.3.3: the life cycle table's interval topology is laid out from its 
     CHECK(table.rows == 0);  // the recording has none
   }
   CHECK(listed);
+}
+
+TEST_CASE("A System Trace without form.template: one warning per kind, saying only what is lost") {
+  auto path = CorpusFileOrSkip("BA-Partners__Documents/Untitled.trace");
+  if (!path) return;
+  auto group = testing::ImportPath(*path);
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+  std::set<std::string> codes;
+  for (const Warning& warning : group->warnings) {
+    INFO(warning.code);
+    CHECK(codes.insert(warning.code).second);
+  }
+  // Run loop iterations of 23 threads still open at the end: one line.
+  auto unended = testing::WarningMessages(*group, "INTERVALS_WITHOUT_END");
+  REQUIRE(unended.size() == 1);
+  CHECK_THAT(
+      unended[0],
+      Catch::StartsWith("64 intervals of 23 sources began and never ended in the "
+                        "recording; drawn to the end of run 1: 3 of Run loop iterations "
+                        "\xE2\x80\x94 Main Thread 0x20dfe6 \xE2\x80\x94 Safari (pid 93499), ") &&
+          Catch::EndsWith(" and 20 other sources"));
+  // Its process-info table names every process, and nothing samples frames:
+  // only the instruments are not known.
+  CHECK(testing::WarningMessages(*group, "NO_FORM_TEMPLATE") ==
+        std::vector<std::string>{
+            "the bundle has no form.template: the instruments that recorded it are not known"});
+  for (const IntervalSource& source : group->interval_sources) {
+    INFO(source.name);
+    CHECK((source.pid < 0 || source.process_name != ""));
+  }
+}
+
+TEST_CASE("An interval whose duration is all ones never ended: drawn to the end of its run") {
+  auto path = CorpusFileOrSkip(kStrux);
+  if (!path) return;
+  auto whole = testing::ImportPath(*path);
+  REQUIRE(whole.ok());
+  const IntervalSource* life_cycle = SourceNamed(*whole, "Life cycle");
+  REQUIRE(life_cycle);
+
+  // Strux's life-cycle-period rows (indexed-store-22, a zlib stream): 34
+  // bytes from 0x1000, the 18-byte topology first, its duration in bits
+  // 50-99. The last row (from 15.8 s, for 155.6 s) gets a duration of all
+  // ones, as an Instruments 26 recording stores a period still going when
+  // it stopped; the bulkstore is written back plain, which is read as well.
+  testing::ScratchCopy copy(*path);
+  std::string bulkstore = copy / "corespace/run1/core/stores/indexed-store-22/bulkstore";
+  std::vector<uint8_t> compressed = testing::ReadFile(bulkstore);
+  auto inflated =
+      Inflate(ByteSpan(compressed.data(), compressed.size()), InflateFormat::kZlib, 1 << 20);
+  REQUIRE(inflated.ok());
+  std::vector<uint8_t> rows = std::move(*inflated);
+  const size_t row = 0x1000 + 11 * 34;
+  REQUIRE(rows.size() > row + 34);
+  for (size_t bit = 50; bit < 100; ++bit) rows[row + bit / 8] |= uint8_t(1u << (bit % 8));
+  testing::WriteFile(bulkstore, std::string(rows.begin(), rows.end()));
+
+  auto group = testing::ImportPath(copy.path());
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+  // The table is kept, every interval of it.
+  CHECK(testing::WarningMessages(*group, "TABLE_UNREADABLE").empty());
+  const IntervalSource* patched = SourceNamed(*group, "Life cycle");
+  REQUIRE(patched);
+  CHECK(patched->intervals == life_cycle->intervals);
+  CHECK(testing::WarningMessages(*group, "INTERVALS_WITHOUT_END") ==
+        std::vector<std::string>{"1 of Life cycle \xE2\x80\x94 StruxMacApp.app (pid 18689) began "
+                                 "and never ended in the recording; drawn to the end of run 1"});
+  // It runs to the end of the run, the end of every profile of the run: the
+  // end the row had (the period after it ends with it), not 2^50 ns later.
+  int64_t run_end = group->profiles[group->active_profile_index].end_value;
+  CHECK(run_end == whole->profiles[whole->active_profile_index].end_value);
+  CHECK(run_end == 15831041594 + 155627519349);
+  bool open_to_the_end = false;
+  for (const Profile& profile : group->profiles) {
+    if (profile.kind != ProfileKind::kIntervals || profile.table != "life-cycle-period") continue;
+    CHECK(profile.end_value == run_end);
+    std::vector<int64_t> open;
+    for (const IntervalEvent& event : profile.events) {
+      if (event.open) {
+        open.push_back(event.at);
+      } else {
+        open_to_the_end = open_to_the_end || (open.back() == 15831041594 && event.at == run_end);
+        open.pop_back();
+      }
+    }
+  }
+  CHECK(open_to_the_end);
 }
 
 void CutShort(const std::string& path, size_t size) {

@@ -626,6 +626,52 @@ TEST_CASE("Hangs, hang risks, app spins and life cycle periods") {
         std::vector<std::string>{"Launching - Initializing", "Foreground - Active"});
 }
 
+TEST_CASE("A duration of all ones never ended, in an export as in a bundle") {
+  std::string schema = Schema("life-cycle-period", {{"start", "start-time"},
+                                                    {"duration", "duration"},
+                                                    {"process", "process"},
+                                                    {"period", "app-period"}});
+  auto row = [](int64_t start, const std::string& duration, const std::string& process,
+                const std::string& period) {
+    return "<row><start-time>" + std::to_string(start) + "</start-time><duration>" + duration +
+           "</duration>" + process + "<app-period fmt=\"" + period + "\">1</app-period></row>\n";
+  };
+  std::string rows = row(0, "400", Process(1, "App", 9), "Launching") +
+                     row(400, "18446744073709551615", "<process ref=\"1\"/>", "Foreground") +
+                     row(500, "1500", "<process ref=\"1\"/>", "Background");
+  auto group = ImportText(Export(Node(schema, rows)));
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+  const IntervalSource* source = FindSource(*group, "Life cycle", 9);
+  REQUIRE(source);
+  CHECK(source->intervals == 3);
+  CHECK(testing::WarningMessages(*group, "INTERVALS_WITHOUT_END") ==
+        std::vector<std::string>{"1 of Life cycle \xE2\x80\x94 App (pid 9) began and never "
+                                 "ended in the recording; drawn to the end of run 1"});
+  // "Foreground" runs from 400 ns to the run's end, which the last period sets.
+  std::map<std::string, std::pair<int64_t, int64_t>> spans;
+  for (const Profile& profile : group->profiles) {
+    if (profile.kind != ProfileKind::kIntervals) continue;
+    CHECK(profile.end_value == 2000);
+    std::vector<std::pair<int64_t, FrameId>> open;
+    for (const IntervalEvent& event : profile.events) {
+      if (event.open) {
+        open.emplace_back(event.at, event.frame);
+        continue;
+      }
+      spans[group->frames[open.back().second].name] = {open.back().first, event.at};
+      open.pop_back();
+    }
+  }
+  CHECK(spans["Foreground"] == std::make_pair(int64_t{400}, int64_t{2000}));
+  CHECK(spans["Background"] == std::make_pair(int64_t{500}, int64_t{2000}));
+
+  // One less than all ones is a duration, past the largest time: refused.
+  std::string past = row(0, "18446744073709551614", Process(1, "App", 9), "Foreground");
+  Status error = ImportError(Export(Node(schema, past)));
+  CHECK(error.code() == ErrorCode::kXmlBadValue);
+}
+
 TEST_CASE("Hangs with CPU samples: a view of the samples during hangs") {
   std::string time_profile = Schema("time-profile", {{"time", "sample-time"},
                                                      {"thread", "thread"},

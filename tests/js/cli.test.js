@@ -84,6 +84,27 @@ test('--no-demangle keeps names as the recording spells them; --full-names print
   assert.equal((await run(copy, '--full')).code, 2);
 });
 
+test('Instruments 26: folded code is <deduplicated_symbol>, counted by --list and listed by --full-names',
+  { skip: CORPUS_SKIP }, async () => {
+    const bundle = corpusFile('benjaminRomano__mperf/src/test/resources/example.trace.zip');
+    const list = await run(bundle, '--list');
+    assert.equal(list.code, 0, list.stderr);
+    assert.ok(list.stdout.includes('\nNames: 883 of 993 sampled frames named (88.9%); 34 are code the linker folded ' +
+      'from several functions, <deduplicated_symbol> as Instruments shows it (--full-names lists the functions)\n'));
+    // One warning for the run loop iterations of both threads still open at the end.
+    assert.equal(list.stdout.split('\n').filter((line) => line.startsWith('warning: ')).length, 1);
+    const names = async (...flags) => JSON.parse((await run(bundle, ...flags)).stdout).shared.frames.map((frame) => frame.name);
+    const instruments = await names();
+    assert.ok(instruments.includes('<deduplicated_symbol>'));
+    assert.ok(!instruments.includes('argb32_image_mark_image'));
+    assert.ok(instruments.includes('DYLD-STUB$$memcpy'));
+    assert.ok(!instruments.some((name) => name.includes('> >')));
+    const full = await names('--full-names');
+    assert.ok(full.includes('<deduplicated_symbol> (one of 2: rgba32_image_mark_image | argb32_image_mark_image)'));
+    assert.ok(!full.includes('<deduplicated_symbol>'));
+    assert.ok((await names('--no-demangle')).includes('<deduplicated_symbol>'));
+  });
+
 test('bad input: a non-zero exit and a one-line reason', async () => {
   const result = await run(join(ROOT, 'tests/malformed/plain-text.txt'));
   assert.equal(result.code, 1);

@@ -19,6 +19,9 @@
 namespace instrumentscope::trace_bundle {
 namespace {
 
+// Processes a warning names by pid; the others are counted.
+constexpr size_t kPidsListed = 5;
+
 // Instruments whose recordings live only in their own run archives, which
 // are not read: what each one's recording held that no profile shows.
 struct UnreadInstrument {
@@ -90,6 +93,8 @@ class BundleImport {
 
  private:
   Status ReadTemplate();
+  // NO_FORM_TEMPLATE, once the tables are read: what is lost without it.
+  void SayWhatNoTemplateCosts();
   Status CheckRunExists() const;
   Status OpenTables();
   Status ReadTables();
@@ -115,12 +120,9 @@ Status BundleImport::Run() {
 
 Status BundleImport::ReadTemplate() {
   ProfileBuilder& builder = bundle_.builder;
-  if (!bundle_.files.Contains(kFormTemplate)) {
-    builder.AddWarning("NO_FORM_TEMPLATE",
-                       "the bundle has no form.template: frames show addresses, not symbols, "
-                       "and processes have no names");
-    return OkStatus();
-  }
+  // Without one, what it would have named is said once the rest is read
+  // (SayWhatNoTemplateCosts).
+  if (!bundle_.files.Contains(kFormTemplate)) return OkStatus();
   auto bytes = bundle_.files.ReadAsStored(std::string(kFormTemplate));
   auto form = bytes.ok() ? ReadFormTemplate(ByteSpan((*bytes)->data(), (*bytes)->size()),
                                             bundle_.options.limits)
@@ -152,6 +154,31 @@ Status BundleImport::ReadTemplate() {
     builder.AddWarning("FORM_TEMPLATE_DAMAGED", "form.template: " + problem);
   }
   return OkStatus();
+}
+
+void BundleImport::SayWhatNoTemplateCosts() {
+  ProfileBuilder& builder = bundle_.builder;
+  std::vector<std::string> lost;
+  if (builder.has_unnamed_frames()) {
+    lost.push_back(bundle_.files.layout().has_symbol_archives
+                       ? "frames show addresses, not symbols (its image lists place the "
+                         "bundle's symbols/)"
+                       : "frames show addresses, not symbols");
+  }
+  // Name tables (process-info) name processes without it.
+  std::set<int64_t> unnamed = builder.UnnamedProcesses();
+  if (!unnamed.empty()) {
+    std::vector<int64_t> listed(unnamed.begin(), unnamed.end());
+    if (listed.size() > kPidsListed) listed.resize(kPidsListed);
+    std::string pids = JoinList(listed, ", ", [](int64_t pid) { return std::to_string(pid); });
+    if (unnamed.size() > kPidsListed) pids += "…";
+    lost.push_back(std::to_string(unnamed.size()) +
+                   (unnamed.size() == 1 ? " process is" : " processes are") +
+                   " named by pid alone (" + pids + ")");
+  }
+  lost.push_back("the instruments that recorded it are not known");
+  builder.AddWarning("NO_FORM_TEMPLATE",
+                     "the bundle has no form.template: " + JoinList(lost, "; "));
 }
 
 Status BundleImport::CheckRunExists() const {
@@ -259,10 +286,11 @@ Status BundleImport::Finish() {
     return Status(ErrorCode::kBundleNoSamples, "the recording's time-profile tables are empty");
   }
   const std::optional<FormTemplate>& form = bundle_.form;
+  if (!bundle_.files.Contains(kFormTemplate)) SayWhatNoTemplateCosts();
   bool has_image_lists =
       form && std::any_of(form->runs.begin(), form->runs.end(),
                           [](const auto& run) { return !run.second.images.empty(); });
-  if (bundle_.files.layout().has_symbol_archives && !has_image_lists &&
+  if (form && bundle_.files.layout().has_symbol_archives && !has_image_lists &&
       builder.total_samples() > 0) {
     builder.AddWarning("SYMBOLS_NOT_READ",
                        "this bundle's symbols (" + SymbolArchivePath("*") +

@@ -1,18 +1,10 @@
 #include "formats/trace_bundle/interval_reader.h"
 
+#include "formats/durations.h"
 #include "formats/trace_bundle/threads.h"
 #include "model/view_names.h"
 
 namespace instrumentscope::trace_bundle {
-
-Result<int64_t> EndOf(int64_t start, uint64_t duration) {
-  if (duration > static_cast<uint64_t>(ProfileBuilder::kOpenEnd - 1 - start)) {
-    return Status(ErrorCode::kBundleCorrupt, "an interval starting at " + std::to_string(start) +
-                                                 " ns lasts " + std::to_string(duration) +
-                                                 " ns, past the largest time");
-  }
-  return start + static_cast<int64_t>(duration);
-}
 
 Result<int64_t> IntervalReader::Time(const Row& row, const BitSlot& slot) const {
   uint64_t time = row.Get(slot);
@@ -20,6 +12,17 @@ Result<int64_t> IntervalReader::Time(const Row& row, const BitSlot& slot) const 
     return Status(ErrorCode::kBundleCorrupt, "a time of " + std::to_string(time) + " ns");
   }
   return static_cast<int64_t>(time);
+}
+
+Result<int64_t> IntervalReader::End(const Row& row, const BitSlot& duration, int64_t start) const {
+  uint64_t value = row.Get(duration);
+  std::optional<int64_t> end = IntervalEnd(start, value, duration.bits);
+  if (!end) {
+    return Status(ErrorCode::kBundleCorrupt, "an interval starting at " + std::to_string(start) +
+                                                 " ns lasts " + std::to_string(value) +
+                                                 " ns, past the largest time");
+  }
+  return *end;
 }
 
 Result<std::string_view> IntervalReader::String(uint64_t index) {

@@ -45,6 +45,10 @@ class IntervalReader {
   BitSlot Field(std::string_view mnemonic) const { return rows_.layout().Field(mnemonic); }
   // The time a column gives, in ns since the run started.
   Result<int64_t> Time(const Row& row, const BitSlot& slot) const;
+  // When an interval from `start` ends, by its duration column: kOpenEnd
+  // for all ones, still going when the recording stopped (durations.h); an
+  // error when the end overflows.
+  Result<int64_t> End(const Row& row, const BitSlot& duration, int64_t start) const;
 
   // The string a column refers to ("" for none, kNoReference).
   Result<std::string_view> String(uint64_t index);
@@ -97,9 +101,6 @@ class IntervalReader {
 // import must end.
 Status ReadIntervalTable(BundleContext& bundle, const Table& table, IntervalTableRead* result,
                          const std::function<Status(IntervalReader&)>& read);
-
-// A duration column added to a start: the end, or an error when it overflows.
-Result<int64_t> EndOf(int64_t start, uint64_t duration);
 
 }  // namespace instrumentscope::trace_bundle
 

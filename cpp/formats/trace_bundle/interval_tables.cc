@@ -76,7 +76,7 @@ Status ReadSimpleRows(IntervalReader& reader, const SimpleTable& kind) {
       ASSIGN_OR_RETURN(start, reader.Time(row, time));
       end = start;
       if (duration.width) {
-        ASSIGN_OR_RETURN(end, EndOf(start, row.Get(duration)));
+        ASSIGN_OR_RETURN(end, reader.End(row, duration, start));
       }
       if (kind.by_process && process.width) {
         ASSIGN_OR_RETURN(pid, reader.Pid(row.Get(process)));

@@ -205,7 +205,7 @@ Status ReadMadeIntervals(IntervalReader& reader, bool regions) {
     Status status = [&]() -> Status {
       int64_t begin, end, pid;
       ASSIGN_OR_RETURN(begin, reader.Time(row, start));
-      ASSIGN_OR_RETURN(end, EndOf(begin, row.Get(duration)));
+      ASSIGN_OR_RETURN(end, reader.End(row, duration, begin));
       ASSIGN_OR_RETURN(pid, reader.Pid(reference(row, process)));
       std::string_view name_text, subsystem_text, category_text;
       ASSIGN_OR_RETURN(name_text, reader.String(reference(row, name)));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "formats/durations.h"
 #include "formats/signposts.h"
 #include "formats/xctrace_xml/labels.h"
 
@@ -52,7 +53,15 @@ void IntervalRows::AssignCell(const OpenElement& cell, const Value& value) {
   switch (role) {
     case IntervalRole::kIgnored: break;
     case IntervalRole::kStart: number("start time", &row_.start); break;
-    case IntervalRole::kDuration: number("duration", &row_.duration); break;
+    case IntervalRole::kDuration:
+      // All ones is no number of nanoseconds but "still going": read as bundles read it.
+      if (auto digits = ParseDecimal<uint64_t>(CellText(value, texts_));
+          digits && StillGoing(*digits)) {
+        row_.still_going = true;
+      } else {
+        number("duration", &row_.duration);
+      }
+      break;
     case IntervalRole::kEnd: number("end time", &row_.end); break;
     case IntervalRole::kThread:
       if (value.value_class == ValueClass::kThread) row_.thread = value.index;
@@ -94,17 +103,20 @@ std::optional<std::pair<int64_t, int64_t>> IntervalRows::RowSpan() {
     return std::nullopt;
   }
   int64_t end = start;
-  if (row_.duration) {
+  if (row_.still_going) {
+    end = ProfileBuilder::kOpenEnd;
+  } else if (row_.duration) {
     if (*row_.duration < 0) {
       error_.Set(RowError("has a negative duration, " + std::to_string(*row_.duration) + " ns"));
       return std::nullopt;
     }
-    if (*row_.duration > ProfileBuilder::kOpenEnd - 1 - start) {
+    std::optional<int64_t> row_end = IntervalEnd(start, static_cast<uint64_t>(*row_.duration));
+    if (!row_end) {
       error_.Set(RowError("ends past the largest time (start " + std::to_string(start) +
                           " ns, duration " + std::to_string(*row_.duration) + " ns)"));
       return std::nullopt;
     }
-    end = start + *row_.duration;
+    end = *row_end;
   } else if (row_.end) {
     if (*row_.end < start) {
       error_.Set(RowError("ends (at " + std::to_string(*row_.end) + " ns) before it starts (at " +

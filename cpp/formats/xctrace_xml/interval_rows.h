@@ -13,8 +13,8 @@
 //
 // Not supported: rows without a start (an error), with a negative duration or
 // an end before the start (errors). A row with neither duration nor end in a
-// table that has such columns runs to the end of the run (still open when the
-// recording stopped).
+// table that has such columns, or a duration of all ones, runs to the end of
+// the run (still open when the recording stopped).
 #ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_INTERVAL_ROWS_H_
 #define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_INTERVAL_ROWS_H_
 
@@ -102,6 +102,7 @@ class IntervalRows {
     uint64_t index = 0;
     std::optional<int64_t> start;
     std::optional<int64_t> duration;
+    bool still_going = false;  // a duration of all ones (durations.h)
     std::optional<int64_t> end;
     int64_t thread = -1;
     int64_t process = -1;

@@ -1,0 +1,18 @@
+// One warning per kind, whatever found it: a part of a recording that several
+// tables, files or sources share one fate with (three tables left out, two
+// symbol files matched by name) is said in one line, each case in turn, so
+// that the command line, the page and the summary list each kind once.
+#ifndef INSTRUMENTSCOPE_REPORT_WARNINGS_H_
+#define INSTRUMENTSCOPE_REPORT_WARNINGS_H_
+
+#include "model/profile.h"
+
+namespace instrumentscope {
+
+// Joins the warnings of each code into the first of them, in the order the
+// codes first appeared: "run 3 left out: …; run 4 left out: …".
+void OneWarningPerKind(ProfileGroup* group);
+
+}  // namespace instrumentscope
+
+#endif  // INSTRUMENTSCOPE_REPORT_WARNINGS_H_
