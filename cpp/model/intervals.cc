@@ -178,8 +178,9 @@ std::string ProfileBuilder::OpenIntervalsMessage(const std::vector<uint64_t>& pe
     return std::to_string(per_source[s]) + " of " + JoinName({source.name, source.process_label});
   };
   std::string where = runs.size() == 1 ? "run " + std::to_string(*runs.begin()) : "their runs";
-  if (sources.size() == 1)
+  if (sources.size() == 1) {
     return counted(sources[0]) + " " + what + "; drawn " + drawn + " of " + where;
+  }
   std::string message = std::to_string(intervals) + " intervals of " +
                         std::to_string(sources.size()) + " sources " + what + "; drawn " + drawn +
                         " of " + where + ": ";

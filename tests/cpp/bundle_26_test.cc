@@ -3,6 +3,7 @@
 // lists, Swift names demangled as Instruments shows them, and what stays
 // unnamed reported, with the bundle whole and without its symbols.
 #include <catch2/catch.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -43,13 +44,20 @@ std::vector<std::string> Warnings(const ProfileGroup& group, const std::string& 
   return messages;
 }
 
-TEST_CASE(
-    "Instruments 26: system libraries from the shared cache, Swift named as Instruments names it") {
+// The bundle imported whole; nullopt, the test skipped, without the corpus.
+std::optional<ProfileGroup> ImportBundle(ImportOptions options = {}) {
   auto path = testing::CorpusFileOrSkip(kBundle);
-  if (!path) return;
-  auto group = testing::ImportPath(*path);
+  if (!path) return std::nullopt;
+  auto group = testing::ImportPath(*path, options);
   INFO(group.status().ToString());
   REQUIRE(group.ok());
+  return group.take();
+}
+
+TEST_CASE(
+    "Instruments 26: system libraries from the shared cache, Swift named as Instruments names it") {
+  auto group = ImportBundle();
+  if (!group) return;
   const Profile& main = MainThread(*group);
   CHECK(main.sample_count == 1978);
 
@@ -123,11 +131,8 @@ uint64_t SamplesThrough(const ProfileGroup& group, const Profile& profile,
 
 TEST_CASE(
     "Instruments 26: folded code, dyld stubs and C++ templates named as Instruments names them") {
-  auto path = testing::CorpusFileOrSkip(kBundle);
-  if (!path) return;
-  auto group = testing::ImportPath(*path);
-  INFO(group.status().ToString());
-  REQUIRE(group.ok());
+  auto group = ImportBundle();
+  if (!group) return;
   const Profile& main = MainThread(*group);
 
   // Code the linker folded from identical functions is <deduplicated_symbol>,
@@ -186,12 +191,10 @@ TEST_CASE(
 }
 
 TEST_CASE("Instruments 26 in full: a folded body lists the functions it may be") {
-  auto path = testing::CorpusFileOrSkip(kBundle);
-  if (!path) return;
   ImportOptions options;
   options.demangle = demangle::Style::kFull;
-  auto group = testing::ImportPath(*path, options);
-  REQUIRE(group.ok());
+  auto group = ImportBundle(options);
+  if (!group) return;
   std::set<std::string> names;
   for (const FoldedFrame& folded : group->naming.folded) {
     names.insert(group->frames[folded.frame].name);

@@ -285,30 +285,41 @@ TEST_CASE("Symbols: the recorded address first, then the function's range") {
   CHECK(table.Lookup(0x2001)->symbol->name.empty());
 }
 
-// A version 7 symbol archive: one function (0x100, 0x80 bytes) with two
-// inlined calls, the second holding a third; names by display or mangled.
-std::vector<uint8_t> MakeArchive() {
-  const std::string strings = std::string("MACH_HEADER\0_outer\0__ZN1a5innerEv\0_leaf\0", 40);
+// A version 7 symbol archive of `functions` then `inlines`, each record the
+// fields start, size, flags, display name, linkage name, first child (and,
+// for inlines, three of the call site), names indexes into `strings`.
+std::vector<uint8_t> ArchiveBytes(const std::string& strings,
+                                  const std::vector<std::vector<uint32_t>>& functions,
+                                  const std::vector<std::vector<uint32_t>>& inlines = {}) {
   std::vector<uint8_t> out(0x60, 0);
   auto put = [&out](size_t at, uint32_t value) {
     for (int i = 0; i < 4; ++i) out[at + i] = static_cast<uint8_t>(value >> (8 * i));
   };
   put(0, 7);
-  put(0x10, 1);  // functions
-  put(0x14, 3);  // inline records
+  put(0x10, static_cast<uint32_t>(functions.size()));
+  put(0x14, static_cast<uint32_t>(inlines.size()));
   for (size_t i = 0; i < 16; ++i) out[0x34 + i] = static_cast<uint8_t>(0xA0 + i);
   put(0x54, static_cast<uint32_t>(strings.size()));
-  auto record = [&out](std::vector<uint32_t> fields) {
-    for (uint32_t field : fields) PutU32(out, field);
-  };
-  // start, size, flags, display name, linkage name, first child
-  record({0x100, 0x80, 0, 13, 12, 0});                             // "outer"
-  record({0x110, 0x10, 0, 0, 19, 0xFFFFFFFF, 0, 0, 0});            // a::inner()
-  record({0x140, 0x20, 0x40000000, 0, 19, 2, 0, 0, 0});            // a::inner(), last sibling
-  record({0x148, 0x04, 0x40000000, 35, 34, 0xFFFFFFFF, 0, 0, 0});  // "leaf"
+  for (const auto* records : {&functions, &inlines}) {
+    for (const std::vector<uint32_t>& record : *records) {
+      for (uint32_t field : record) PutU32(out, field);
+    }
+  }
   out.insert(out.end(), strings.begin(), strings.end());
   put(4, static_cast<uint32_t>(out.size()));
   return out;
+}
+
+// One function (0x100, 0x80 bytes) with two inlined calls, the second
+// holding a third; names by display or mangled.
+std::vector<uint8_t> MakeArchive() {
+  return ArchiveBytes(std::string("MACH_HEADER\0_outer\0__ZN1a5innerEv\0_leaf\0", 40),
+                      {{0x100, 0x80, 0, 13, 12, 0}},  // "outer"
+                      {
+                          {0x110, 0x10, 0, 0, 19, 0xFFFFFFFF, 0, 0, 0},            // a::inner()
+                          {0x140, 0x20, 0x40000000, 0, 19, 2, 0, 0, 0},            // its sibling
+                          {0x148, 0x04, 0x40000000, 35, 34, 0xFFFFFFFF, 0, 0, 0},  // "leaf"
+                      });
 }
 
 TEST_CASE("Symbol archives: functions, inlined calls, names as stored, damage") {
@@ -356,20 +367,10 @@ TEST_CASE("Symbol archives: functions, inlined calls, names as stored, damage") 
 TEST_CASE("Symbol archives: a function Instruments could not name is known by its start") {
   // As Instruments 26 stores stripped code: the function's runtime address
   // as both names (flags 0x11420401).
-  const std::string strings = std::string(
-      "MACH_HEADER\0"
-      "0x1851eb834\0",
-      24);
-  std::vector<uint8_t> out(0x60, 0);
-  auto put = [&out](size_t at, uint32_t value) {
-    for (int i = 0; i < 4; ++i) out[at + i] = static_cast<uint8_t>(value >> (8 * i));
-  };
-  put(0, 7);
-  put(0x10, 1);
-  put(0x54, static_cast<uint32_t>(strings.size()));
-  for (uint32_t field : {0x95834u, 0x20u, 0x11420401u, 12u, 12u, 0xFFFFFFFFu}) PutU32(out, field);
-  out.insert(out.end(), strings.begin(), strings.end());
-  put(4, static_cast<uint32_t>(out.size()));
+  std::vector<uint8_t> out = ArchiveBytes(std::string("MACH_HEADER\0"
+                                                      "0x1851eb834\0",
+                                                      24),
+                                          {{0x95834, 0x20, 0x11420401, 12, 12, 0xFFFFFFFF}});
   auto archive = SymbolArchive::Parse(ByteSpan(out.data(), out.size()));
   REQUIRE(archive.ok());
   auto function = archive->Lookup(0x95840);
@@ -395,25 +396,16 @@ TEST_CASE("Symbol archives: folded bodies keep their functions; stubs lose Mach-
       "DYLD-STUB$$__platform_bzero\0"  // 151
       "after\0",                       // 179
       185);
-  std::vector<uint8_t> out(0x60, 0);
-  auto put = [&out](size_t at, uint32_t value) {
-    for (int i = 0; i < 4; ++i) out[at + i] = static_cast<uint8_t>(value >> (8 * i));
-  };
-  put(0, 7);
-  put(0x10, 6);
-  put(0x54, static_cast<uint32_t>(strings.size()));
-  auto record = [&out](std::vector<uint32_t> fields) {
-    for (uint32_t field : fields) PutU32(out, field);
-  };
   // start, size, flags, display name, linkage name, first child
-  record({0x3251f4, 0x3b0, 0x800, 12, 12, 0xFFFFFFFF});
-  record({0x3251f4, 0x3b0, 0x034a4c01, 34, 58, 0xFFFFFFFF});
-  record({0x3251f4, 0x3b0, 0x034a4c01, 83, 107, 0xFFFFFFFF});
-  record({0x3255a4, 0x10, 0x3484502, 0, 132, 0xFFFFFFFF});
-  record({0x3255b4, 0x10, 0x3484502, 0, 151, 0xFFFFFFFF});
-  record({0x3255c4, 0x10, 0x334a4401, 179, 179, 0xFFFFFFFF});
-  out.insert(out.end(), strings.begin(), strings.end());
-  put(4, static_cast<uint32_t>(out.size()));
+  std::vector<uint8_t> out =
+      ArchiveBytes(strings, {
+                                {0x3251f4, 0x3b0, 0x800, 12, 12, 0xFFFFFFFF},
+                                {0x3251f4, 0x3b0, 0x034a4c01, 34, 58, 0xFFFFFFFF},
+                                {0x3251f4, 0x3b0, 0x034a4c01, 83, 107, 0xFFFFFFFF},
+                                {0x3255a4, 0x10, 0x3484502, 0, 132, 0xFFFFFFFF},
+                                {0x3255b4, 0x10, 0x3484502, 0, 151, 0xFFFFFFFF},
+                                {0x3255c4, 0x10, 0x334a4401, 179, 179, 0xFFFFFFFF},
+                            });
   auto archive = SymbolArchive::Parse(ByteSpan(out.data(), out.size()));
   REQUIRE(archive.ok());
 
