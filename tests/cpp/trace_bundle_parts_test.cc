@@ -426,10 +426,9 @@ TEST_CASE("Symbol archives: folded bodies keep their functions; stubs lose Mach-
   CHECK(archive->Lookup(0x3255c4)->name == "after");
   CHECK_FALSE(archive->Lookup(0x3255c4)->folded);
 
-  // A function flagged as folded with no body before it stays itself.
+  // Functions flagged as folded with no body before them stay themselves.
   std::vector<uint8_t> orphan = out;
-  orphan[0x60 + 8] = 0x01;  // the body's flags: no longer 0x800…
-  orphan[0x60 + 12] = 34;   // …nor its name
+  orphan[0x60 + 12] = 34;  // the body's display name: no longer <deduplicated_symbol>
   auto alone = SymbolArchive::Parse(ByteSpan(orphan.data(), orphan.size()));
   REQUIRE(alone.ok());
   CHECK_FALSE(alone->Lookup(0x325400)->folded);

@@ -21,8 +21,6 @@ constexpr uint64_t kInlineSize = 36;
 constexpr uint64_t kLineSize = 20;
 constexpr uint32_t kNone = 0xFFFFFFFF;
 constexpr uint32_t kLastSiblingFlag = 0x40000000;
-// On a folded body and on each function folded into it.
-constexpr uint32_t kFoldedFlag = 0x800;
 constexpr std::string_view kStubPrefix = "DYLD-STUB$$";
 
 Status Corrupt(const std::string& message, size_t offset) {
@@ -54,7 +52,6 @@ Status SymbolArchive::ReadRanges(ByteSpan bytes, const StringTable& strings, uin
     ASSIGN_OR_RETURN(linkage, reader.ReadU32Le());
     ASSIGN_OR_RETURN(range.first_child, reader.ReadU32Le());
     range.last_sibling = (flags & kLastSiblingFlag) != 0;
-    range.folded_member = (flags & kFoldedFlag) != 0;
     // The display name where the archive has one, else the linkage name as
     // the binary spells it (Swift, C++ and block names; demangled later).
     // Functions Instruments could not name are named by their address:
@@ -129,11 +126,12 @@ Result<SymbolArchive> SymbolArchive::Parse(ByteSpan bytes) {
 
 void SymbolArchive::GatherFolded(std::vector<Range>* functions) {
   // A folded body is listed first, then each function folded into it, at the
-  // same start and size [26.0]: the body stays, its functions are its detail.
+  // same start and size [26.0; both flagged 0x800, which is not needed to
+  // tell them]: the body stays, its functions are its detail.
   std::vector<Range> kept;
   kept.reserve(functions->size());
   for (Range& function : *functions) {
-    if (!kept.empty() && function.folded_member && kept.back().name == kFoldedBodyName &&
+    if (!kept.empty() && kept.back().name == kFoldedBodyName &&
         kept.back().start == function.start && kept.back().size == function.size) {
       // One Instruments could not name adds nothing to tell the body by.
       if (!function.name.empty()) kept.back().folded.push_back(std::move(function.name));

@@ -54,7 +54,6 @@ class SymbolArchive {
     std::string name;
     uint32_t first_child = 0;  // an index into inlines_, or kNone
     bool last_sibling = false;
-    bool folded_member = false;       // a function whose body is another's
     std::vector<std::string> folded;  // of a folded body: its functions
   };
   // The archive's string table, and where it starts in the archive.
