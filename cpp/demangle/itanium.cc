@@ -123,24 +123,30 @@ class Arena {
   }
   static constexpr uint64_t kSaturated = uint64_t{1} << 62;
 
+  // Memory in whole units of the most aligned type, so that every node
+  // starts aligned (a unit's size is a multiple of its alignment, and may
+  // exceed it: 32 bytes aligned to 16 on x86-64).
+  using Unit = std::max_align_t;
+  static constexpr size_t kBlockUnits = kBlockSize / sizeof(Unit);
+
   void* Allocate(size_t size) {
-    size = (size + alignof(std::max_align_t) - 1) & ~(alignof(std::max_align_t) - 1);
-    if (size > kBlockSize) {
-      big_blocks_.emplace_back(new std::max_align_t[size / sizeof(std::max_align_t)]);
+    size_t units = (size + sizeof(Unit) - 1) / sizeof(Unit);
+    if (units > kBlockUnits) {
+      big_blocks_.emplace_back(new Unit[units]);
       return big_blocks_.back().get();
     }
-    if (blocks_.empty() || used_ + size > kBlockSize) {
-      blocks_.emplace_back(new std::max_align_t[kBlockSize / sizeof(std::max_align_t)]);
+    if (blocks_.empty() || used_ + units > kBlockUnits) {
+      blocks_.emplace_back(new Unit[kBlockUnits]);
       used_ = 0;
     }
-    void* memory = reinterpret_cast<char*>(blocks_.back().get()) + used_;
-    used_ += size;
+    void* memory = blocks_.back().get() + used_;
+    used_ += units;
     return memory;
   }
 
-  std::vector<std::unique_ptr<std::max_align_t[]>> blocks_;
-  std::vector<std::unique_ptr<std::max_align_t[]>> big_blocks_;
-  size_t used_ = 0;
+  std::vector<std::unique_ptr<Unit[]>> blocks_;
+  std::vector<std::unique_ptr<Unit[]>> big_blocks_;
+  size_t used_ = 0;  // units of the last block
   bool too_costly_ = false;
   bool has_forward_references_ = false;
 };

@@ -189,6 +189,11 @@ TEST_CASE("Hostile Itanium names end, unchanged, without exhausting the stack or
   CHECK_FALSE(DemangleItanium(PairTower(40)));  // 2^40 pairs if printed
   // An empty template argument list before any other node (found by fuzzing).
   CHECK_FALSE(DemangleItanium("___ZNRIE2"));
+  // 3,002 parameters: a list of nodes larger than the parser's blocks, which
+  // once got too little memory (found by fuzzing).
+  std::optional<std::string> many = DemangleItanium("_Z1f" + std::string(3002, 'i'));
+  REQUIRE(many);
+  CHECK(many->size() == std::string("f()").size() + 3002 * std::string("int, ").size() - 2);
   // A megabyte.
   CHECK_FALSE(DemangleItanium("_Z" + std::string(1 << 20, 'P') + "i"));
 }
