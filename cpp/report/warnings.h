@@ -1,7 +1,7 @@
-// One warning per kind, whatever found it: a part of a recording that several
-// tables, files or sources share one fate with (three tables left out, two
-// symbol files matched by name) is said in one line, each case in turn, so
-// that the command line, the page and the summary list each kind once.
+// One warning per kind, whatever found it: when several parts of a recording
+// share one fate (three tables left out, two symbol files matched by name),
+// one line says it of each in turn, so that the command line, the page and
+// the summary list each kind once.
 #ifndef INSTRUMENTSCOPE_REPORT_WARNINGS_H_
 #define INSTRUMENTSCOPE_REPORT_WARNINGS_H_
 

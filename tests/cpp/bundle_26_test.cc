@@ -214,6 +214,23 @@ TEST_CASE("Instruments 26 in full: a folded body lists the functions it may be")
   CHECK(long_list);
 }
 
+TEST_CASE("Instruments 26 without its form.template: the warning says what that costs, no more") {
+  auto path = testing::CorpusFileOrSkip(kBundle);
+  if (!path) return;
+  std::vector<uint8_t> stripped = testing::ZipWithout(*path, "form.template");
+  auto group = testing::ImportBytes(stripped);
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+  // The archives cannot be placed without its image lists; process-info
+  // still names the process.
+  CHECK(Warnings(*group, "NO_FORM_TEMPLATE") ==
+        std::vector<std::string>{"the bundle has no form.template: frames show addresses, not "
+                                 "symbols (the bundle's symbols/ are placed by its image lists); "
+                                 "the instruments that recorded it are not known"});
+  CHECK(MainThread(*group).process_name == "perftestexample");
+  CHECK(group->instruments.empty());
+}
+
 TEST_CASE("Instruments 26 without its symbols: addresses, and SYMBOLS_MISSING naming the images") {
   auto path = testing::CorpusFileOrSkip(kBundle);
   if (!path) return;

@@ -161,8 +161,8 @@ void BundleImport::SayWhatNoTemplateCosts() {
   std::vector<std::string> lost;
   if (builder.has_unnamed_frames()) {
     lost.push_back(bundle_.files.layout().has_symbol_archives
-                       ? "frames show addresses, not symbols (its image lists place the "
-                         "bundle's symbols/)"
+                       ? "frames show addresses, not symbols (the bundle's symbols/ are "
+                         "placed by its image lists)"
                        : "frames show addresses, not symbols");
   }
   // Name tables (process-info) name processes without it.
