@@ -60,9 +60,11 @@ async function names(bytes: Uint8Array) {
   const { file, summary } = await importTraceWithSummary(bytes, { demangle: false });
   const unnamed: number = summary.naming.unnamedFrames / summary.naming.sampledFrames;
   const worst: string | null = summary.naming.images[0]?.image ?? null;
+  const folded: string[] = summary.naming.folded.map(
+    (body) => `${body.samples} samples in ${body.image}: ${body.functions.join(' | ')}`);
   const one: string = await demangle(file.shared.frames[0].name);
   const many: string[] = await demangle(['_ZN3foo3barEv', 'main'], { style: 'full' });
-  return { unnamed, worst, one, many };
+  return { unnamed, worst, folded, one, many };
 }
 
 // Intervals beside the threads: sources, lanes, samples during them; or CPU samples only.
