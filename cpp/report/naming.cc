@@ -22,6 +22,7 @@ struct StackFacts {
   std::vector<uint32_t> samples;         // samples ending in the stack, over all profiles
   std::vector<StackId> nearest_unnamed;  // the stack itself or its nearest ancestor with an
                                          // unnamed frame; kNone when there is none
+  std::vector<StackId> nearest_folded;   // the same with a folded body (Frame::folded)
   std::vector<uint32_t> depth;           // its frames
   std::vector<uint32_t> nameable;        // of them, unnamed ones a symbol file could name
 };
@@ -46,6 +47,7 @@ StackFacts Facts(const ProfileGroup& group) {
   StackFacts facts;
   facts.samples.assign(stacks.size(), 0);
   facts.nearest_unnamed.assign(stacks.size(), kNone);
+  facts.nearest_folded.assign(stacks.size(), kNone);
   facts.depth.assign(stacks.size(), 0);
   facts.nameable.assign(stacks.size(), 0);
   // Frames outside every image of an input that names images (JIT-compiled
@@ -59,6 +61,9 @@ StackFacts Facts(const ProfileGroup& group) {
     facts.nearest_unnamed[s] = unnamed           ? s
                                : parent == kNone ? kNone
                                                  : facts.nearest_unnamed[parent];
+    facts.nearest_folded[s] = !frame.folded.empty() ? s
+                              : parent == kNone     ? kNone
+                                                    : facts.nearest_folded[parent];
     facts.depth[s] = 1 + (parent == kNone ? 0 : facts.depth[parent]);
     facts.nameable[s] = (nameable ? 1 : 0) + (parent == kNone ? 0 : facts.nameable[parent]);
   }
@@ -104,18 +109,13 @@ NamingReport Count(const ProfileGroup& group, const StackFacts& facts) {
       ++report.unnamed_frames;
       ++image_slot(group.frames[frame].image).frames;
     }
-    if (!folded_slot.empty()) {
-      folded_seen.clear();
-      for (StackId up = s; up != kNone; up = stacks.parent[up]) {
-        FrameId frame = stacks.frame[up];
-        auto slot = folded_slot.find(frame);
-        if (slot == folded_slot.end() ||
-            std::find(folded_seen.begin(), folded_seen.end(), frame) != folded_seen.end()) {
-          continue;
-        }
-        folded_seen.push_back(frame);
-        report.folded[slot->second].samples += facts.samples[s];
-      }
+    folded_seen.clear();
+    for (StackId up = facts.nearest_folded[s]; up != kNone;
+         up = stacks.parent[up] == kNone ? kNone : facts.nearest_folded[stacks.parent[up]]) {
+      FrameId frame = stacks.frame[up];
+      if (std::find(folded_seen.begin(), folded_seen.end(), frame) != folded_seen.end()) continue;
+      folded_seen.push_back(frame);
+      report.folded[folded_slot.at(frame)].samples += facts.samples[s];
     }
     seen.clear();
     for (StackId up = facts.nearest_unnamed[s]; up != kNone;

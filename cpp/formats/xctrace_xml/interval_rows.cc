@@ -54,13 +54,13 @@ void IntervalRows::AssignCell(const OpenElement& cell, const Value& value) {
     case IntervalRole::kIgnored: break;
     case IntervalRole::kStart: number("start time", &row_.start); break;
     case IntervalRole::kDuration:
-      // All ones is no number of nanoseconds but "still going": read as bundles read it.
-      if (auto digits = ParseDecimal<uint64_t>(CellText(value, texts_));
-          digits && StillGoing(*digits)) {
-        row_.still_going = true;
-      } else {
-        number("duration", &row_.duration);
+      // All ones is no number of nanoseconds but "still going", read as
+      // bundles read it; past int64, only looked for when no number is read.
+      if (!CellNumber(value, texts_)) {
+        auto digits = ParseDecimal<uint64_t>(CellText(value, texts_));
+        row_.still_going = digits && StillGoing(*digits);
       }
+      if (!row_.still_going) number("duration", &row_.duration);
       break;
     case IntervalRole::kEnd: number("end time", &row_.end); break;
     case IntervalRole::kThread:
