@@ -714,6 +714,40 @@ TEST_CASE("Hangs with CPU samples: a view of the samples during hangs") {
   CHECK(!without->tables[1].has_intervals);
 }
 
+TEST_CASE("Life cycle periods from an export: samples during the busiest, as from a bundle") {
+  std::string time_profile = Schema("time-profile", {{"time", "sample-time"},
+                                                     {"thread", "thread"},
+                                                     {"weight", "weight"},
+                                                     {"stack", "backtrace"}});
+  std::string samples;
+  for (int i = 0; i < 10; ++i) {
+    samples += "<row><sample-time>" + std::to_string(i * 1000000) + "</sample-time>" +
+               (i == 0 ? "<thread id=\"1\" fmt=\"Main Thread 0x1 (App, pid: 9)\"><tid id=\"2\">1"
+                         "</tid>" +
+                             Process(3, "App", 9) + "</thread>"
+                       : "<thread ref=\"1\"/>") +
+               "<weight>1000000</weight><backtrace><frame name=\"work\" addr=\"0x10\"/>"
+               "</backtrace></row>\n";
+  }
+  std::string life_schema = Schema("life-cycle-period", {{"start", "start-time"},
+                                                         {"duration", "duration"},
+                                                         {"process", "process"},
+                                                         {"period", "app-period"}});
+  std::string life = "<row><start-time>0</start-time><duration>4000000</duration>" +
+                     Process(1, "App", 9) +
+                     "<app-period fmt=\"Launching - Initializing\">1</app-period></row>\n";
+  auto group = ImportText(Export(Node(time_profile, samples) + Node(life_schema, life)));
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+  std::vector<std::string> during;
+  for (const Profile& profile : group->profiles) {
+    if (profile.kind == ProfileKind::kDuring) {
+      during.push_back(profile.interval_name);
+    }
+  }
+  CHECK(during == std::vector<std::string>{"Launching - Initializing"});
+}
+
 TEST_CASE("Texts resolve through refs; a thermal state may end by its end column") {
   std::string schema =
       Schema("device-thermal-state-intervals", {{"start", "start-time"},

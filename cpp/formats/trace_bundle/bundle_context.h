@@ -21,6 +21,10 @@
 #include "formats/trace_bundle/threads.h"
 #include "model/profile_builder.h"
 
+namespace instrumentscope::tables {
+class RowObserver;
+}
+
 namespace instrumentscope::trace_bundle {
 
 class BundleContext;
@@ -63,9 +67,7 @@ class BundleContext {
   FrameNamer frames;
   std::set<uint32_t> runs_with_samples;
   std::set<uint32_t> runs_with_intervals;
-  // Runs whose os-signpost (or os-signpost-interval) rows were read: the
-  // tables that repeat them are not read again (signposts.h).
-  std::set<uint32_t> runs_with_signposts;
+  tables::RowObserver* row_observer = nullptr;  // shown the rows of interval tables
 
  private:
   std::map<uint32_t, CoreRunState> runs_;

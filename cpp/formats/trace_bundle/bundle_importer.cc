@@ -9,12 +9,12 @@
 #include "container/zip.h"
 #include "formats/trace_bundle/allocation_runs.h"
 #include "formats/trace_bundle/bundle_context.h"
-#include "formats/trace_bundle/interval_reader.h"
-#include "formats/trace_bundle/interval_tables.h"
+#include "formats/trace_bundle/interval_rows.h"
 #include "formats/trace_bundle/legacy_runs.h"
-#include "formats/trace_bundle/signposts.h"
 #include "formats/trace_bundle/time_profile.h"
 #include "model/profile_builder.h"
+#include "tables/catalogue.h"
+#include "tables/table_committer.h"
 
 namespace instrumentscope::trace_bundle {
 namespace {
@@ -34,9 +34,9 @@ constexpr UnreadInstrument kUnreadInstruments[] = {
     {"UIAutomation", "its script's log is in no profile"},
 };
 
-// The tables read, by schema name. Every other table is only listed, with
-// its row count. A table of another kind is read by a consumer of its own,
-// in a file of its own, added here.
+// The tables of samples and names read, by schema name; tables of intervals
+// are the catalogue's (tables/catalogue.h). Every other table is only
+// listed, with its row count.
 struct TableConsumer {
   std::string_view table;
   // Names are read before samples, which take them as their threads appear;
@@ -44,11 +44,6 @@ struct TableConsumer {
   Status (*read_names)(BundleContext& bundle, const Table& table, uint64_t* rows);
   // Samples list their tables themselves.
   Status (*read_samples)(BundleContext& bundle, const Table& table);
-  // Intervals are read after names (they name processes), in this list's
-  // order (os-signpost before the tables that repeat it), and only when
-  // ImportOptions::intervals asks; their tables are listed as read.
-  Status (*read_intervals)(BundleContext& bundle, const Table& table,
-                           IntervalTableRead* result) = nullptr;
 };
 
 constexpr TableConsumer kConsumers[] = {
@@ -56,15 +51,6 @@ constexpr TableConsumer kConsumers[] = {
     {"thread-info", &ReadThreadInfoTable, nullptr},    // Instruments 16
     {"process-info", &ReadProcessInfoTable, nullptr},  // Instruments 16
     {kTimeProfileTable, nullptr, &ImportTimeProfile},
-    {"os-signpost", nullptr, nullptr, &ReadSignpostTable},
-    {"os-signpost-interval", nullptr, nullptr, &ReadSignpostIntervalTable},  // 26
-    {"region-of-interest", nullptr, nullptr, &ReadRegionOfInterestTable},
-    {"device-thermal-state-intervals", nullptr, nullptr, &ReadThermalStateTable},
-    {"life-cycle-period", nullptr, nullptr, &ReadLifeCycleTable},
-    {"app-spin", nullptr, nullptr, &ReadAppSpinTable},
-    {"potential-hangs", nullptr, nullptr, &ReadPotentialHangTable},
-    {"hang-risks", nullptr, nullptr, &ReadHangRiskTable},
-    {"runloop-events", nullptr, nullptr, &ReadRunLoopTable},  // 26
 };
 
 const TableConsumer* ConsumerOf(const Table& table) {
@@ -90,6 +76,7 @@ class BundleImport {
       : bundle_(files, builder, options, std::move(root)) {}
 
   Status Run();
+  void ShowRows(tables::RowObserver* observer) { bundle_.row_observer = observer; }
 
  private:
   Status ReadTemplate();
@@ -97,6 +84,9 @@ class BundleImport {
   void SayWhatNoTemplateCosts();
   Status CheckRunExists() const;
   Status OpenTables();
+  // Intervals are read after names (they name processes), in the
+  // catalogue's order, and only when ImportOptions::intervals asks.
+  Status ReadIntervals(std::vector<IntervalTableRead>* reads);
   Status ReadTables();
   // The limit a part reached where it could not end the import (a symbol
   // archive read while naming frames), once it can.
@@ -212,6 +202,31 @@ Status BundleImport::OpenTables() {
   return OkStatus();
 }
 
+Status BundleImport::ReadIntervals(std::vector<IntervalTableRead>* reads) {
+  tables::TableCommitter committer(bundle_.builder);
+  auto read = [&](const tables::TableEntry& entry) -> Status {
+    for (size_t i = 0; i < tables_.size(); ++i) {
+      if (tables_[i].name() != entry.schema) continue;
+      RETURN_IF_ERROR(ReadIntervalTable(bundle_, tables_[i], entry, committer, &(*reads)[i]));
+    }
+    return OkStatus();
+  };
+  // The tables that repeat one another first, so that their intervals come
+  // first in the profile, as the catalogue lists them.
+  for (const tables::TableEntry& entry : tables::Catalogue()) {
+    if (entry.repeats_rank) RETURN_IF_ERROR(read(entry));
+  }
+  RETURN_IF_ERROR(committer.CommitHeld());
+  for (const tables::TableEntry& entry : tables::Catalogue()) {
+    if (!entry.repeats_rank) RETURN_IF_ERROR(read(entry));
+  }
+  for (size_t i = 0; i < tables_.size(); ++i) {
+    if (committer.LeftOut(tables_[i].run(), tables_[i].name())) (*reads)[i].read = false;
+  }
+  bundle_.runs_with_intervals = committer.runs_with_intervals();
+  return OkStatus();
+}
+
 Status BundleImport::ReadTables() {
   // Name tables first; the row counts they give are listed in table order.
   std::vector<std::optional<uint64_t>> name_rows(tables_.size());
@@ -222,19 +237,12 @@ Status BundleImport::ReadTables() {
     RETURN_IF_ERROR(consumer->read_names(bundle_, tables_[i], &rows));
     name_rows[i] = rows;
   }
-  // Then intervals, consumer by consumer.
   std::vector<IntervalTableRead> intervals(tables_.size());
-  if (bundle_.options.intervals) {
-    for (const TableConsumer& consumer : kConsumers) {
-      if (!consumer.read_intervals) continue;
-      for (size_t i = 0; i < tables_.size(); ++i) {
-        if (tables_[i].name() != consumer.table) continue;
-        RETURN_IF_ERROR(consumer.read_intervals(bundle_, tables_[i], &intervals[i]));
-        // A table left out was counted as far as it could be: 0 rows when
-        // its bulkstore cannot be read.
-        if (intervals[i].read || intervals[i].left_out) name_rows[i] = intervals[i].rows;
-      }
-    }
+  if (bundle_.options.intervals) RETURN_IF_ERROR(ReadIntervals(&intervals));
+  for (size_t i = 0; i < tables_.size(); ++i) {
+    // A table left out was counted as far as it could be: 0 rows when its
+    // bulkstore cannot be read.
+    if (intervals[i].read || intervals[i].left_out) name_rows[i] = intervals[i].rows;
   }
   for (size_t i = 0; i < tables_.size(); ++i) {
     const Table& table = tables_[i];
@@ -330,6 +338,17 @@ class ZipBundleImporter final : public StreamImporter {
   std::vector<uint8_t> archive_;
 };
 
+Status Import(const FileTree& files, ProfileBuilder& builder, const ImportOptions& options,
+              tables::RowObserver* observer) {
+  std::string root;
+  ASSIGN_OR_RETURN(root, FindBundleRoot(files));
+  SubTree tree(files, root, options.limits);
+  BundleFiles bundle(tree, options.limits);
+  BundleImport import(bundle, builder, options, root);
+  import.ShowRows(observer);
+  return import.Run().WithPathPrefix(root);
+}
+
 }  // namespace
 
 SniffMatch Sniff(ByteSpan prefix) {
@@ -342,12 +361,12 @@ std::unique_ptr<StreamImporter> CreateImporter(ProfileBuilder& builder,
 }
 
 Status ImportBundle(const FileTree& files, ProfileBuilder& builder, const ImportOptions& options) {
-  std::string root;
-  ASSIGN_OR_RETURN(root, FindBundleRoot(files));
-  SubTree tree(files, root, options.limits);
-  BundleFiles bundle(tree, options.limits);
-  Status status = BundleImport(bundle, builder, options, root).Run();
-  return status.WithPathPrefix(root);
+  return Import(files, builder, options, nullptr);
+}
+
+Status ImportBundleShowingRows(const FileTree& files, ProfileBuilder& builder,
+                               const ImportOptions& options, tables::RowObserver& observer) {
+  return Import(files, builder, options, &observer);
 }
 
 }  // namespace instrumentscope::trace_bundle

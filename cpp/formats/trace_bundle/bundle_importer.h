@@ -24,6 +24,9 @@
 namespace instrumentscope {
 class ProfileBuilder;
 }
+namespace instrumentscope::tables {
+class RowObserver;
+}
 
 namespace instrumentscope::trace_bundle {
 
@@ -35,6 +38,9 @@ std::unique_ptr<StreamImporter> CreateImporter(ProfileBuilder& builder,
 // Imports the bundle in `files` (a folder's files, or a zip's). Error paths
 // are paths in `files`.
 Status ImportBundle(const FileTree& files, ProfileBuilder& builder, const ImportOptions& options);
+// The same import, showing `observer` every row of the interval tables read.
+Status ImportBundleShowingRows(const FileTree& files, ProfileBuilder& builder,
+                               const ImportOptions& options, tables::RowObserver& observer);
 
 inline const FormatDescriptor kFormat = {"trace-bundle", &Sniff, &CreateImporter, &WantedFiles,
                                          &ImportBundle};

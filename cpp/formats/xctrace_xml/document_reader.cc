@@ -148,12 +148,11 @@ void DocumentReader::EndSchema() {
     rows_.StartTable(layout_,
                      builder_.AddTimeline(node_run_, layout_.schema, ValueUnit::kNanoseconds,
                                           ProfileBuilder::TimeAxis::kShared, content));
-  } else if (std::optional<IntervalLayout> intervals = ReadIntervalLayout(schema_name_, columns_)) {
-    node_has_intervals_ = true;
-    if (!in_run) return;
+  } else if (const tables::TableEntry* entry = tables::FindTable(schema_name_)) {
+    node_has_intervals_ = !in_run || intervals_.StartTable(*entry, columns_, node_run_);
+    if (!in_run || !node_has_intervals_) return;
     node_reading_ = Reading::kIntervals;
     cells_.KeepTexts(true);
-    intervals_.StartTable(std::move(*intervals), node_run_);
   }
 }
 
@@ -164,7 +163,9 @@ void DocumentReader::EndNode() {
   summary.schema = schema_seen_ ? layout_.schema : std::string("(no schema)");
   summary.rows = node_rows_;
   summary.has_cpu_samples = layout_.has_cpu_samples;
-  summary.has_intervals = node_has_intervals_;
+  // Listed as read only with rows, as a bundle's tables are.
+  summary.has_intervals = node_has_intervals_ && node_rows_ > 0;
+  if (node_has_intervals_) runs_with_interval_tables_.insert(node_run_);
   tables_.push_back(std::move(summary));
   cells_.Clear();
 }
@@ -173,7 +174,7 @@ Status DocumentReader::Finish() {
   RETURN_IF_ERROR(intervals_.Finish());
   // Tables whose signposts another table of their run holds are listed as not read.
   for (TableSummary& table : tables_) {
-    if (intervals_.left_out().count({table.run, table.schema})) table.has_intervals = false;
+    if (intervals_.LeftOut(table.run, table.schema)) table.has_intervals = false;
   }
   return OkStatus();
 }

@@ -69,6 +69,8 @@ class DocumentReader {
   const TableOfContents& table_of_contents() const { return toc_; }
   const std::vector<TableSummary>& tables() const { return tables_; }
   const std::set<uint32_t>& runs() const { return runs_seen_; }
+  // The runs with a table read as intervals or weighted events, empty or not.
+  const std::set<uint32_t>& runs_with_interval_tables() const { return runs_with_interval_tables_; }
   const RowAssembler& rows() const { return rows_; }
 
  private:
@@ -108,6 +110,7 @@ class DocumentReader {
   // The whole document.
   std::vector<TableSummary> tables_;
   std::set<uint32_t> runs_seen_;
+  std::set<uint32_t> runs_with_interval_tables_;
 };
 
 }  // namespace instrumentscope::xctrace_xml

@@ -3,255 +3,187 @@
 #include <algorithm>
 #include <utility>
 
+#include "base/text.h"
 #include "formats/durations.h"
-#include "formats/signposts.h"
 #include "formats/xctrace_xml/labels.h"
 
 namespace instrumentscope::xctrace_xml {
 
-void IntervalRows::StartTable(IntervalLayout layout, uint32_t run) {
-  layout_ = std::move(layout);
-  table_.emplace(run, layout_.schema, layout_.during, layout_.during_name);
-  signposts_.clear();
-  signpost_events_.clear();
-  signpost_keys_.clear();
+using tables::Role;
+using tables::ValueType;
+
+bool IntervalRows::StartTable(const tables::TableEntry& entry, const std::vector<Column>& columns,
+                              uint32_t run) {
+  entry_ = &entry;
+  columns_.assign(columns.size(), std::nullopt);
+  tables::RoleSet roles;
+  std::vector<std::string_view> missing;
+  // A role given twice takes the first column the schema has, in the entry's order.
+  for (const tables::ColumnSpec& spec : entry.columns) {
+    auto column = std::find_if(columns.begin(), columns.end(),
+                               [&](const Column& c) { return c.mnemonic == spec.mnemonic; });
+    if (column == columns.end()) {
+      if (spec.required) missing.push_back(spec.mnemonic);
+      continue;
+    }
+    if (roles.has(spec.role)) continue;
+    roles.Add(spec.role);
+    columns_[static_cast<size_t>(column - columns.begin())] = BoundColumn{spec.role, spec.type};
+  }
+  if (!missing.empty()) {
+    builder_.AddWarning("TABLE_UNREADABLE",
+                        "the " + std::string(entry.schema) + " table of run " +
+                            std::to_string(run) + " left out (" + std::string(entry.lost) +
+                            "): " + tables::MissingColumnsMessage(entry, missing));
+    consumer_.reset();
+    return false;
+  }
+  consumer_ = tables::MakeConsumer(entry, run, roles, *this);
+  return true;
 }
 
 void IntervalRows::StartRow(uint64_t row) {
   cells_ = 0;
-  row_ = {};
-  row_.index = row;
-  std::fill(std::begin(row_.texts), std::end(row_.texts), -1);
+  row_index_ = row;
+  row_.Clear();
+  std::fill(std::begin(texts_of_row_), std::end(texts_of_row_), -1);
 }
 
 Status IntervalRows::RowError(const std::string& what) const {
-  return Status(ErrorCode::kXmlBadValue,
-                "row " + std::to_string(row_.index) + " of " + layout_.schema + " " + what);
+  return Status(ErrorCode::kXmlBadValue, "row " + std::to_string(row_index_) + " of " +
+                                             std::string(entry_->schema) + " " + what);
+}
+
+std::string IntervalRows::CellError(const OpenElement& cell, const Value& value,
+                                    const char* what) const {
+  return std::string("has a ") + what + " <" + std::string(AsView(cell.name)) + "> that holds " +
+         (value.value_class == ValueClass::kText
+              ? "\"" + std::string(CellText(value, texts_)) + "\""
+              : std::string(ValueClassName(value.value_class))) +
+         ", not an integer";
+}
+
+void IntervalRows::AssignNumber(const OpenElement& cell, const Value& value, tables::Value* to) {
+  bool start = to == &row_[Role::kStart];
+  std::optional<int64_t> number = CellNumber(value, texts_);
+  if (!number) {
+    error_.Set(RowError(CellError(cell, value, start ? "start time" : "end time")));
+    return;
+  }
+  if (*number < 0) {
+    error_.Set(RowError((start ? "starts" : "ends") + std::string(" before the run, at ") +
+                        std::to_string(*number) + " ns"));
+    return;
+  }
+  to->present = true;
+  to->number = static_cast<uint64_t>(*number);
+}
+
+void IntervalRows::AssignDuration(const OpenElement& cell, const Value& value, tables::Value* to) {
+  std::optional<int64_t> number = CellNumber(value, texts_);
+  if (!number) {
+    // All ones is no number of nanoseconds but "still going" (durations.h);
+    // past int64, it is looked for only when no number is read.
+    auto digits = ParseDecimal<uint64_t>(CellText(value, texts_));
+    if (digits && StillGoing(*digits)) {
+      to->present = true;
+      to->number = *digits;
+      return;
+    }
+    error_.Set(RowError(CellError(cell, value, "duration")));
+    return;
+  }
+  if (*number < 0) {
+    error_.Set(RowError("has a negative duration, " + std::to_string(*number) + " ns"));
+    return;
+  }
+  to->present = true;
+  to->number = static_cast<uint64_t>(*number);
 }
 
 void IntervalRows::AssignCell(const OpenElement& cell, const Value& value) {
   size_t column = cells_++;
-  if (column >= layout_.roles.size()) {
-    error_.Set(ExtraCellError(layout_.roles.size()));
+  if (column >= columns_.size()) {
+    error_.Set(ExtraCellError(columns_.size()));
     return;
   }
-  if (cell.element == Element::kSentinel) return;  // an empty cell
-  auto number = [&](const char* what, std::optional<int64_t>* to) {
-    std::optional<int64_t> read = CellNumber(value, texts_);
-    if (!read) {
-      error_.Set(RowError(std::string("has a ") + what + " <" + std::string(AsView(cell.name)) +
-                          "> that holds " +
-                          (value.value_class == ValueClass::kText
-                               ? "\"" + std::string(CellText(value, texts_)) + "\""
-                               : std::string(ValueClassName(value.value_class))) +
-                          ", not an integer"));
-      return;
-    }
-    *to = read;
-  };
-  IntervalRole role = layout_.roles[column];
-  switch (role) {
-    case IntervalRole::kIgnored: break;
-    case IntervalRole::kStart: number("start time", &row_.start); break;
-    case IntervalRole::kDuration:
-      // All ones is no number of nanoseconds but "still going", read as
-      // bundles read it; past int64, only looked for when no number is read.
-      if (!CellNumber(value, texts_)) {
-        auto digits = ParseDecimal<uint64_t>(CellText(value, texts_));
-        row_.still_going = digits && StillGoing(*digits);
+  if (!columns_[column] || cell.element == Element::kSentinel) return;  // unread, or empty
+  const BoundColumn& bound = *columns_[column];
+  tables::Value& to = row_[bound.role];
+  switch (bound.type) {
+    case ValueType::kTime: AssignNumber(cell, value, &to); break;
+    case ValueType::kDuration: AssignDuration(cell, value, &to); break;
+    case ValueType::kThread: {
+      if (value.value_class != ValueClass::kThread) break;
+      const ThreadRecord& thread = threads_.thread(value.index);
+      to.present = true;
+      to.key = to.number = thread.tid;
+      if (thread.process >= 0) {
+        const ProcessRecord& process = threads_.process(thread.process);
+        to.pid = process.pid;
+        process_names_.try_emplace(process.pid, process.name);
       }
-      if (!row_.still_going) number("duration", &row_.duration);
+      thread_names_.try_emplace(thread.tid, thread.label);
       break;
-    case IntervalRole::kEnd: number("end time", &row_.end); break;
-    case IntervalRole::kThread:
-      if (value.value_class == ValueClass::kThread) row_.thread = value.index;
+    }
+    case ValueType::kProcess: {
+      if (value.value_class != ValueClass::kProcess) break;
+      const ProcessRecord& process = threads_.process(value.index);
+      to.present = true;
+      to.pid = process.pid;
+      process_names_.try_emplace(process.pid, process.name);
       break;
-    case IntervalRole::kProcess:
-      if (value.value_class == ValueClass::kProcess) row_.process = value.index;
+    }
+    case ValueType::kText:
+      if (value.value_class != ValueClass::kText) break;
+      to.present = true;
+      texts_of_row_[static_cast<size_t>(bound.role)] = value.index;
       break;
-    default:
-      if (value.value_class == ValueClass::kText) {
-        row_.texts[static_cast<size_t>(role)] = value.index;
+    case ValueType::kNumber: {
+      if (value.value_class != ValueClass::kText) break;
+      // A number by its own digits: an id's fmt is "0x1a", or "OS_SIGNPOST_ID_EXCLUSIVE".
+      const TextRecord& text = texts_.text(value.index);
+      std::optional<uint64_t> number =
+          ParseDecimal<uint64_t>(text.own.empty() ? std::string_view(text.text) : text.own);
+      to.present = true;
+      if (number) {
+        to.number = *number;
+      } else {
+        texts_of_row_[static_cast<size_t>(bound.role)] = value.index;
       }
       break;
-  }
-}
-
-std::string_view IntervalRows::Text(IntervalRole role) const {
-  int64_t index = row_.texts[static_cast<size_t>(role)];
-  return index < 0 ? std::string_view() : texts_.text(static_cast<uint32_t>(index)).text;
-}
-
-std::string IntervalRows::SignpostIdOfRow() const {
-  int64_t index = row_.texts[static_cast<size_t>(IntervalRole::kIdentifier)];
-  if (index < 0) return std::string();
-  // The id's own digits: its fmt is "0x1a", or "OS_SIGNPOST_ID_EXCLUSIVE".
-  const TextRecord& id = texts_.text(static_cast<uint32_t>(index));
-  return SignpostId(id.own.empty() ? id.text : id.own);
-}
-
-// The row's start and end, or nullopt when it has none or they make no
-// interval (the error set).
-std::optional<std::pair<int64_t, int64_t>> IntervalRows::RowSpan() {
-  if (!row_.start) {
-    error_.Set(RowError("has no start time"));
-    return std::nullopt;
-  }
-  int64_t start = *row_.start;
-  if (start < 0) {
-    error_.Set(RowError("starts before the run, at " + std::to_string(start) + " ns"));
-    return std::nullopt;
-  }
-  int64_t end = start;
-  if (row_.still_going) {
-    end = ProfileBuilder::kOpenEnd;
-  } else if (row_.duration) {
-    if (*row_.duration < 0) {
-      error_.Set(RowError("has a negative duration, " + std::to_string(*row_.duration) + " ns"));
-      return std::nullopt;
     }
-    std::optional<int64_t> row_end = IntervalEnd(start, static_cast<uint64_t>(*row_.duration));
-    if (!row_end) {
-      error_.Set(RowError("ends past the largest time (start " + std::to_string(start) +
-                          " ns, duration " + std::to_string(*row_.duration) + " ns)"));
-      return std::nullopt;
-    }
-    end = *row_end;
-  } else if (row_.end) {
-    if (*row_.end < start) {
-      error_.Set(RowError("ends (at " + std::to_string(*row_.end) + " ns) before it starts (at " +
-                          std::to_string(start) + " ns)"));
-      return std::nullopt;
-    }
-    end = *row_.end;
-  } else if (layout_.has_duration || layout_.has_end) {
-    end = ProfileBuilder::kOpenEnd;  // still open when the recording stopped
   }
-  return std::make_pair(start, end);
 }
 
 void IntervalRows::EndRow() {
-  std::optional<std::pair<int64_t, int64_t>> span = RowSpan();
-  if (!span) return;
-  if (layout_.kind == IntervalKind::kSignpostEvents) {
-    HoldSignpost(span->first);
-    return;
+  if (!consumer_ || error_.failed()) return;
+  for (size_t role = 0; role < tables::kRoles; ++role) {
+    if (texts_of_row_[role] < 0) continue;
+    row_[static_cast<Role>(role)].text =
+        texts_.text(static_cast<uint32_t>(texts_of_row_[role])).text;
   }
-  std::string name, label;
-  Label(&name, &label);
-  table_->Add(Source(), span->first, span->second, std::move(name), std::move(label));
-}
-
-size_t IntervalRows::Source() {
-  std::string name =
-      IntervalSourceName(layout_.kind, Text(IntervalRole::kGroup), Text(IntervalRole::kSubsystem),
-                         Text(IntervalRole::kCategory));
-  int64_t process = row_.process;
-  if (process < 0 && row_.thread >= 0) process = threads_.thread(row_.thread).process;
-  if (process < 0) return table_->Source(name, std::string(), -1);
-  const ProcessRecord& record = threads_.process(process);
-  return table_->Source(name, record.name, record.pid);
-}
-
-void IntervalRows::HoldSignpost(int64_t time) {
-  SignpostRow row;
-  row.source = Source();
-  std::string_view name = Text(IntervalRole::kName);
-  row.name = name.empty() ? "Signpost" : std::string(name);
-  row.id = SignpostIdOfRow();
-  row.message = std::string(Text(IntervalRole::kMessage));
-  // What makes a Begin and an End one interval: the source (process,
-  // subsystem, category), the name and the id; the thread too, for a
-  // signpost of thread scope.
-  std::string key = std::to_string(row.source);
-  for (std::string_view part : {name, std::string_view(row.id)}) key.append(1, '\0').append(part);
-  if (Text(IntervalRole::kScope) == "Thread" && row_.thread >= 0) {
-    key.append(1, '\0').append(std::to_string(threads_.thread(row_.thread).tid));
-  }
-  uint64_t key_id = signpost_keys_.try_emplace(key, signpost_keys_.size()).first->second;
-  // Without an event type, every row is a point in time.
-  EventRole role = row_.texts[static_cast<size_t>(IntervalRole::kEventType)] < 0
-                       ? EventRole::kPoint
-                       : SignpostRole(Text(IntervalRole::kEventType));
-  signpost_events_.push_back(KeyedEvent{time, key_id, role});
-  signposts_.push_back(std::move(row));
-}
-
-void IntervalRows::PairSignposts() {
-  for (const PairedEvents& pair : PairEvents(signpost_events_)) {
-    const SignpostRow& first = signposts_[pair.first()];
-    // The Begin's message, else the End's.
-    const std::string* message = &first.message;
-    if (message->empty() && !pair.unbegun() && !pair.unended()) {
-      message = &signposts_[pair.end].message;
-    }
-    // Open at either end, an interval is drawn from or to its run's end.
-    table_->Add(first.source, pair.StartTime(signpost_events_, ProfileBuilder::kOpenStart),
-                pair.EndTime(signpost_events_, ProfileBuilder::kOpenEnd), first.name,
-                SignpostLabel(first.name, first.id, *message));
-  }
+  Status added = consumer_->Add(row_);
+  if (!added.ok()) error_.Set(RowError(added.message()));
 }
 
 void IntervalRows::EndTable() {
-  if (!table_) return;
-  if (layout_.kind == IntervalKind::kSignpostEvents) PairSignposts();
-  signposts_.clear();
-  signpost_events_.clear();
-  signpost_keys_.clear();
-  TableIntervals table = std::move(*table_);
-  table_.reset();
-  if (std::optional<int> rank = SignpostTableRank(layout_.kind)) {
-    held_.emplace_back(*rank, std::move(table));
-    return;
-  }
-  Status committed = std::move(table).Commit(builder_);
+  if (!consumer_) return;
+  std::unique_ptr<tables::IntervalConsumer> consumer = std::move(consumer_);
+  if (error_.failed()) return;
+  auto table = consumer->Finish();
+  Status committed = table.ok() ? committer_.Commit(table.take()) : table.status();
   if (!committed.ok()) error_.Set(std::move(committed));
 }
 
-Status IntervalRows::Finish() {
-  std::map<uint32_t, int> first_rank;  // per run, the first kind of signpost table it has rows of
-  for (const auto& [rank, table] : held_) {
-    if (table.empty()) continue;
-    auto [entry, inserted] = first_rank.try_emplace(table.run(), rank);
-    if (!inserted) entry->second = std::min(entry->second, rank);
-  }
-  for (auto& [rank, table] : held_) {
-    auto first = first_rank.find(table.run());
-    if (first != first_rank.end() && rank > first->second) {
-      left_out_.emplace(table.run(), table.schema());
-      continue;
-    }
-    RETURN_IF_ERROR(std::move(table).Commit(builder_));
-  }
-  held_.clear();
-  return OkStatus();
+std::string IntervalRows::ThreadName(const tables::Value& thread) {
+  auto named = thread_names_.find(thread.key);
+  return named == thread_names_.end() ? std::string() : named->second;
 }
 
-void IntervalRows::Label(std::string* name, std::string* label) const {
-  switch (layout_.kind) {
-    case IntervalKind::kVsyncs: *name = *label = "VSync"; return;
-    case IntervalKind::kPointsOfInterest:
-    case IntervalKind::kSignposts: {
-      *name = std::string(Text(IntervalRole::kName));
-      if (name->empty()) *name = "Signpost";
-      std::string_view message = Text(IntervalRole::kStartMessage);
-      if (message.empty()) message = Text(IntervalRole::kEndMessage);
-      *label = SignpostLabel(*name, SignpostIdOfRow(), message);
-      return;
-    }
-    default: break;
-  }
-  *label = std::string(Text(IntervalRole::kLabel));
-  if (label->empty()) {
-    switch (layout_.kind) {
-      case IntervalKind::kThermalState: *label = "Thermal state"; break;
-      case IntervalKind::kHangs: *label = "Hang"; break;
-      case IntervalKind::kHangRisks: *label = "Hang risk"; break;
-      case IntervalKind::kAppSpins: *label = "Spin"; break;
-      default: *label = "Life cycle period"; break;
-    }
-  }
-  *name = *label;
+std::string IntervalRows::ProcessName(int64_t pid) {
+  auto named = process_names_.find(pid);
+  return named == process_names_.end() ? std::string() : named->second;
 }
 
 }  // namespace instrumentscope::xctrace_xml

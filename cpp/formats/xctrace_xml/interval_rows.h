@@ -1,114 +1,95 @@
-// The rows of an interval table, made intervals: each cell is taken by its
-// column's role in the table's IntervalLayout, and each row, once it ends,
-// becomes an interval of its source: one per table, process (when the table
-// names one) and group (a display; a signpost's subsystem and category).
-// os-signpost rows are held until their table ends, then paired as
-// Instruments pairs them (model/event_pairing.h). Sources are named and
-// intervals labelled as a person reads them: "Points of Interest —
-// com.example.app", "Load feed — id 0x1a: 3 items".
+// The rows of an export's interval tables (tables/catalogue.h), decoded into
+// TypedRows for their consumers (tables/consumers.h): each column found by
+// its mnemonic in the table's <schema>; times, durations and numbers from
+// the cells' text (a duration of all ones, past int64, is "still going");
+// texts as xctrace shows them (TextCells); threads and processes from their
+// records (ThreadCells). The tables' intervals go to a TableCommitter, which
+// keeps one of the tables that repeat one another's signposts per run.
 //
-// os-signpost, os-signpost-interval and region-of-interest hold the same
-// signposts (Instruments derives the last two from the first): a run keeps
-// those of the first it has, in that order, and the others are left out.
-//
-// Not supported: rows without a start (an error), with a negative duration or
-// an end before the start (errors). A row with neither duration nor end in a
-// table that has such columns, or a duration of all ones, runs to the end of
-// the run (still open when the recording stopped).
+// A row that makes no interval (no start, a negative duration, an end
+// before its start) fails the import: "row N of <schema> …", with the line.
+// A table without the columns its entry needs is left out with a
+// TABLE_UNREADABLE warning.
 #ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_INTERVAL_ROWS_H_
 #define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_INTERVAL_ROWS_H_
 
-#include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "formats/xctrace_xml/elements.h"
-#include "formats/xctrace_xml/interval_tables.h"
-#include "formats/xctrace_xml/table_intervals.h"
+#include "formats/xctrace_xml/table_schema.h"
 #include "formats/xctrace_xml/text_cells.h"
 #include "formats/xctrace_xml/threads.h"
-#include "model/event_pairing.h"
 #include "model/profile_builder.h"
+#include "tables/consumers.h"
+#include "tables/table_committer.h"
 
 namespace instrumentscope::xctrace_xml {
 
-class IntervalRows {
+class IntervalRows final : public tables::RowContext {
  public:
   IntervalRows(ProfileBuilder& builder, ThreadCells& threads, const TextCells& texts,
                FirstError& error)
-      : builder_(builder), threads_(threads), texts_(texts), error_(error) {}
+      : builder_(builder), threads_(threads), texts_(texts), error_(error), committer_(builder) {}
 
-  // The rows that follow are the table's with this layout, of this run.
-  void StartTable(IntervalLayout layout, uint32_t run);
+  // The rows that follow are those of `entry`'s table, with these columns, of
+  // this run. False when the table lacks a column it needs (said in a warning).
+  bool StartTable(const tables::TableEntry& entry, const std::vector<Column>& columns,
+                  uint32_t run);
   // `row` is the row's position in its <node>, for errors.
   void StartRow(uint64_t row);
   // A direct child of the <row>, the next column's.
   void AssignCell(const OpenElement& cell, const Value& value);
   void EndRow();
-  // The table's <node> ends: its intervals go to the builder, or wait for
-  // Finish() if they are signposts another table may repeat.
+  // The table's <node> ends: its intervals go to the committer.
   void EndTable();
   // The document ends: each run's signposts, from the first table of them it has.
-  Status Finish();
-  // The tables Finish() left out for holding what another table of their run
-  // did, as (run, schema).
-  const std::set<std::pair<uint32_t, std::string>>& left_out() const { return left_out_; }
+  Status Finish() { return committer_.CommitHeld(); }
+  // Whether Finish() left `schema` of `run` out for holding what another table holds.
+  bool LeftOut(uint32_t run, std::string_view schema) const {
+    return committer_.LeftOut(run, schema);
+  }
+
+  std::string ThreadName(const tables::Value& thread) override;
+  std::string ProcessName(int64_t pid) override;
 
  private:
-  // An os-signpost row, kept until its table is paired.
-  struct SignpostRow {
-    size_t source;
-    std::string name;
-    std::string id;
-    std::string message;
+  struct BoundColumn {
+    tables::Role role;
+    tables::ValueType type;
   };
 
-  // The text of a cell this row gave, or empty.
-  std::string_view Text(IntervalRole role) const;
-  // The row's signpost id as Instruments shows it ("0x1a"; nothing for
-  // OS_SIGNPOST_ID_EXCLUSIVE).
-  std::string SignpostIdOfRow() const;
   Status RowError(const std::string& what) const;
-  std::optional<std::pair<int64_t, int64_t>> RowSpan();
-  size_t Source();
-  void Label(std::string* name, std::string* label) const;
-  void HoldSignpost(int64_t time);
-  void PairSignposts();
+  void AssignNumber(const OpenElement& cell, const Value& value, tables::Value* to);
+  void AssignDuration(const OpenElement& cell, const Value& value, tables::Value* to);
+  std::string CellError(const OpenElement& cell, const Value& value, const char* what) const;
 
   ProfileBuilder& builder_;
   ThreadCells& threads_;
   const TextCells& texts_;
   FirstError& error_;
+  tables::TableCommitter committer_;
 
-  IntervalLayout layout_;
-  std::optional<TableIntervals> table_;
-  // Tables of signposts, with their SignpostTableRank, until the document ends.
-  std::vector<std::pair<int, TableIntervals>> held_;
-  std::set<std::pair<uint32_t, std::string>> left_out_;
+  // The current table.
+  const tables::TableEntry* entry_ = nullptr;
+  std::vector<std::optional<BoundColumn>> columns_;  // one per <schema> column
+  std::unique_ptr<tables::IntervalConsumer> consumer_;
 
-  // os-signpost rows of the current table, and what pairs them.
-  std::vector<SignpostRow> signposts_;
-  std::vector<KeyedEvent> signpost_events_;
-  std::map<std::string, uint64_t> signpost_keys_;
-
+  // The current row: its values, and per role the TextCells record of its text (else -1),
+  // made views only when the row ends (records move as they are added).
+  uint64_t row_index_ = 0;
   size_t cells_ = 0;
-  struct {
-    uint64_t index = 0;
-    std::optional<int64_t> start;
-    std::optional<int64_t> duration;
-    bool still_going = false;  // a duration of all ones (durations.h)
-    std::optional<int64_t> end;
-    int64_t thread = -1;
-    int64_t process = -1;
-    // Per role, the text cell that gave it (an index in TextCells), else -1.
-    int64_t texts[kIntervalRoles];
-  } row_;
+  tables::TypedRow row_;
+  int64_t texts_of_row_[tables::kRoles];
+
+  // Across the document: names by pid and tid, as their cells gave them.
+  std::map<int64_t, std::string> process_names_;
+  std::map<uint64_t, std::string> thread_names_;
 };
 
 }  // namespace instrumentscope::xctrace_xml

@@ -65,4 +65,38 @@ std::string ExportCommand(uint32_t run, std::string_view schema) {
          ".xml";
 }
 
+std::optional<WeightedLayout> ReadWeightedLayout(const std::string& schema,
+                                                 const std::vector<Column>& columns) {
+  if (schema != "virtual-memory") return std::nullopt;
+  WeightedLayout weighted;
+  TableLayout& layout = weighted.table;
+  layout.schema = schema;
+  bool has_time = false, has_thread = false, has_process = false;
+  for (const Column& column : columns) {
+    const std::string& type = column.engineering_type;
+    ColumnRole role = ColumnRole::kIgnored;
+    if (!has_time && (type == "start-time" || column.mnemonic == "start")) {
+      role = ColumnRole::kTime;
+      has_time = true;
+    } else if (!layout.has_weight && (type == "duration" || column.mnemonic == "duration")) {
+      role = ColumnRole::kWeight;
+      layout.has_weight = true;
+      layout.weight_unit = WeightUnit::kNanoseconds;
+    } else if (!has_thread && (type == "thread" || column.mnemonic == "thread")) {
+      role = ColumnRole::kThread;
+      has_thread = true;
+    } else if (!has_process && (type == "process" || column.mnemonic == "process")) {
+      role = ColumnRole::kProcess;
+      has_process = true;
+    } else if (type == "backtrace") {
+      role = ColumnRole::kStack;
+    }
+    layout.roles.push_back(role);
+  }
+  if (!has_time || !layout.has_weight || !has_thread) return std::nullopt;
+  layout.weighted_events = true;
+  weighted.weighs = "time in page faults";
+  return weighted;
+}
+
 }  // namespace instrumentscope::xctrace_xml

@@ -4,6 +4,7 @@
 #define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_TABLE_SCHEMA_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,7 +38,7 @@ struct TableLayout {
   std::vector<ColumnRole> roles;  // one per column
   bool has_weight = false;
   WeightUnit weight_unit = WeightUnit::kCount;
-  // Events of another table weighted by their durations (interval_tables.h):
+  // Events of another table weighted by their durations (WeightedLayout):
   // the time column is their start.
   bool weighted_events = false;
 };
@@ -46,6 +47,17 @@ struct TableLayout {
 const std::vector<std::string_view>& CpuSampleSchemas();
 
 TableLayout ReadTableLayout(std::string schema, const std::vector<Column>& columns);
+
+// A table of events with stacks, weighted by their durations.
+struct WeightedLayout {
+  TableLayout table;   // start time as the sample time, duration as the weight
+  std::string weighs;  // "time in page faults"
+};
+
+// nullopt unless `schema` is virtual-memory (page faults, weighted by how
+// long each took) with a start, a duration and a thread column.
+std::optional<WeightedLayout> ReadWeightedLayout(const std::string& schema,
+                                                 const std::vector<Column>& columns);
 
 // The run of a <node>, from its xpath "//trace-toc[1]/run[3]/data[1]/table[4]";
 // 1 when the xpath names none.

@@ -77,9 +77,9 @@ Status XmlImporter::Finish() {
     return table.has_cpu_samples && in_run(table);
   });
   // Only read when ImportOptions::intervals is on.
-  bool any_interval_table = std::any_of(tables.begin(), tables.end(), [&](const auto& table) {
-    return table.has_intervals && in_run(table);
-  });
+  const std::set<uint32_t>& interval_runs = reader_.runs_with_interval_tables();
+  bool any_interval_table =
+      options_.run ? interval_runs.count(*options_.run) > 0 : !interval_runs.empty();
   if (!any_sample_table && !any_interval_table) return NoSampleTableError(tables, options_.run);
   if (builder_.total_samples() == 0 && builder_.total_intervals() == 0) {
     return Status(ErrorCode::kXmlNoSamples,

@@ -2,10 +2,10 @@
 // sample tables time-profile, cpu-profile, counters-profile and time-sample,
 // with stacks as <backtrace>/<frame>, <text-addresses>, <tagged-backtrace> or
 // <kperf-bt>; and, unless ImportOptions::intervals is off, the tables of
-// intervals and events in interval_tables.h (vsyncs, thermal states, Points of
-// Interest, signposts, hangs, life cycle periods; page faults weighted by
-// their durations). Streams through libxml2's SAX2 push parser: memory grows
-// with the number of distinct ids, not with the size of the file.
+// intervals and events of tables/catalogue.h (vsyncs, thermal states, Points
+// of Interest, signposts, hangs, life cycle periods, run loops), and page
+// faults weighted by their durations (table_schema.h). Streams through libxml2's SAX2 push parser:
+// memory grows with the number of distinct ids, not with the size of the file.
 //
 // Not read: other tables (listed in errors and summaries), row columns other
 // than those the tables' readers name. DOCTYPEs are refused, so no entity is

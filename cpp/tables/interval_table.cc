@@ -1,30 +1,36 @@
-#include "formats/xctrace_xml/table_intervals.h"
+#include "tables/interval_table.h"
 
-namespace instrumentscope::xctrace_xml {
+namespace instrumentscope::tables {
 
-size_t TableIntervals::Source(const std::string& name, const std::string& process_name,
-                              int64_t pid) {
+IntervalTable::IntervalTable(const TableEntry& entry, uint32_t run, bool during)
+    : entry_(&entry), run_(run), during_(during) {}
+
+size_t IntervalTable::Source(const std::string& name, int64_t pid,
+                             const std::string& process_name) {
   auto [entry, inserted] = source_index_.try_emplace({name, pid}, sources_.size());
   if (inserted) sources_.push_back(PendingSource{name, process_name, pid});
   return entry->second;
 }
 
-void TableIntervals::Add(size_t source, int64_t start, int64_t end, std::string name,
-                         std::string label) {
+void IntervalTable::Add(size_t source, int64_t start, int64_t end, std::string name,
+                        std::string label) {
   intervals_.push_back(PendingInterval{source, start, end, std::move(name), std::move(label)});
 }
 
-Status TableIntervals::Commit(ProfileBuilder& builder) && {
+Status IntervalTable::Commit(ProfileBuilder& builder) && {
   std::vector<ProfileBuilder::IntervalSourceId> ids;
+  ids.reserve(sources_.size());
   for (PendingSource& source : sources_) {
     ProfileBuilder::IntervalSourceDesc desc;
     desc.run = run_;
-    desc.table = schema_;
+    desc.table = std::string(entry_->schema);
     desc.name = std::move(source.name);
     desc.process_name = std::move(source.process_name);
     desc.pid = source.pid;
-    desc.during = during_;
-    desc.during_name = during_name_;
+    if (during_) {
+      desc.during = entry_->during;
+      desc.during_name = std::string(entry_->during_name);
+    }
     ids.push_back(builder.AddIntervalSource(std::move(desc)));
   }
   for (const PendingInterval& interval : intervals_) {
@@ -34,4 +40,4 @@ Status TableIntervals::Commit(ProfileBuilder& builder) && {
   return OkStatus();
 }
 
-}  // namespace instrumentscope::xctrace_xml
+}  // namespace instrumentscope::tables

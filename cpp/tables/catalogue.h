@@ -1,0 +1,96 @@
+// The Instruments tables read as intervals and events, each described once,
+// whether a bundle's bulkstore or an `xctrace export` carries its rows: the
+// schema name and the versions it was seen in, the columns it needs (by
+// mnemonic, with the role each plays and the kind of value it holds), what
+// it becomes, its label and how its sources split, whether "during" views
+// apply, which table wins when several hold the same data, and what is lost
+// when it cannot be read. Both readers find their columns here and decode
+// rows into TypedRows for the table's consumer (consumers.h).
+//
+// Not here (yet): the tables of CPU samples (time-profile, cpu-profile,
+// time-sample, counters-profile), of names (thread-name, thread-info,
+// process-info), Allocations runs and virtual-memory, read by their
+// format's own readers.
+#ifndef INSTRUMENTSCOPE_TABLES_CATALOGUE_H_
+#define INSTRUMENTSCOPE_TABLES_CATALOGUE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "model/profile_builder.h"
+#include "tables/typed_row.h"
+
+namespace instrumentscope::tables {
+
+struct ColumnSpec {
+  std::string_view mnemonic;  // as the schema names it, in bundles and exports alike
+  Role role;
+  ValueType type;
+  bool required = false;  // without it, the table cannot be read
+};
+
+// What a table's rows become, and which consumer makes it.
+enum class Consumer : uint8_t {
+  kLabelledIntervals,  // an interval (or an event) per row, labelled by one column
+  kSignpostEvents,     // begins, ends and events, paired as Instruments pairs them
+  kSignpostIntervals,  // ready-made signpost intervals
+  kRegions,            // Points of Interest: ready-made, their messages naming them
+  kRunLoopEvents,      // kdebug-style starts and ends, paired per thread
+};
+
+// How a table's intervals split into sources (one evented profile each).
+enum class SourceSplit : uint8_t {
+  kRun,      // one source per run
+  kProcess,  // per process: the row's process, else its thread's
+  kThread,   // per thread
+};
+
+struct TableEntry {
+  std::string_view schema;
+  std::string_view seen;  // where its rows were seen: versions, bundle or export
+  Consumer consumer;
+  std::vector<ColumnSpec> columns;  // a role given twice: the first column the schema has
+  std::string_view source;          // "Thermal state"; split parts follow " — "
+  std::string_view unlabelled;      // the label of a row without one
+  SourceSplit split;
+  // Samples during the intervals (none for single events: a table without a duration or end).
+  ProfileBuilder::DuringViews during = ProfileBuilder::DuringViews::kNone;
+  std::string_view during_name;  // kAll's: "hangs"
+  // Tables that hold the same intervals, the one Instruments derives the
+  // others from first: a run keeps those of the first it has intervals of.
+  std::optional<int> repeats_rank;
+  std::string_view lost;  // what the profile lacks when the table cannot be read
+};
+
+// Every entry, in the order bundles read them: tables that repeat one
+// another first, so that the one kept is known before the rest.
+const std::vector<TableEntry>& Catalogue();
+
+// The entry of `schema`, or null: a table only listed.
+const TableEntry* FindTable(std::string_view schema);
+
+// The roles the table's columns fill, and the mnemonics of the required ones
+// it lacks; `has_column(mnemonic)` says whether the schema has a column.
+template <typename HasColumn>
+RoleSet RolesOf(const TableEntry& entry, HasColumn has_column,
+                std::vector<std::string_view>* missing) {
+  RoleSet roles;
+  for (const ColumnSpec& column : entry.columns) {
+    if (has_column(column.mnemonic)) {
+      roles.Add(column.role);
+    } else if (column.required && missing) {
+      missing->push_back(column.mnemonic);
+    }
+  }
+  return roles;
+}
+
+// "the X table has no a or b column": why a table lacking required columns is not read.
+std::string MissingColumnsMessage(const TableEntry& entry,
+                                  const std::vector<std::string_view>& missing);
+
+}  // namespace instrumentscope::tables
+
+#endif  // INSTRUMENTSCOPE_TABLES_CATALOGUE_H_

@@ -1,0 +1,297 @@
+// The interval tables of corpus bundles, read twice: from the bundle's
+// bulkstores, and from an `xctrace export` of the same rows, which this test
+// writes as xctrace writes its exports (a <schema> of the table's mnemonics,
+// a cell per column, threads and processes with their fmt). Both readers
+// decode into the catalogue's typed rows for the same consumers: the
+// sources, intervals, lanes, labels and warnings must be the same.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "container/file_tree.h"
+#include "container/zip.h"
+#include "formats/names.h"
+#include "formats/trace_bundle/bundle_importer.h"
+#include "model/profile_builder.h"
+#include "tables/consumers.h"
+#include "test_support.h"
+
+namespace instrumentscope {
+namespace {
+
+using tables::Role;
+using tables::ValueType;
+
+std::string Escaped(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// The element (and engineering type) xctrace writes a value of this type as.
+const char* ElementOf(ValueType type) {
+  switch (type) {
+    case ValueType::kTime: return "start-time";
+    case ValueType::kDuration: return "duration";
+    case ValueType::kThread: return "thread";
+    case ValueType::kProcess: return "process";
+    case ValueType::kText: return "string";
+    case ValueType::kNumber: return "uint64";
+  }
+  return "string";
+}
+
+// Writes each table the bundle reader decodes as an export's <node>.
+class ExportWriter final : public tables::RowObserver {
+ public:
+  void StartTable(const tables::TableEntry& entry, uint32_t run, tables::RoleSet columns) override {
+    EndTable();
+    columns_.clear();
+    tables::RoleSet written;
+    for (const tables::ColumnSpec& spec : entry.columns) {
+      if (!columns.has(spec.role) || written.has(spec.role)) continue;
+      written.Add(spec.role);
+      columns_.push_back(spec);
+    }
+    node_ = "<node xpath='//trace-toc[1]/run[" + std::to_string(run) +
+            "]/data[1]/table[1]'><schema name=\"" + std::string(entry.schema) + "\">";
+    for (const tables::ColumnSpec& spec : columns_) {
+      node_ += "<col><mnemonic>" + std::string(spec.mnemonic) + "</mnemonic><engineering-type>" +
+               ElementOf(spec.type) + "</engineering-type></col>";
+    }
+    node_ += "</schema>\n";
+    ++tables_;
+  }
+
+  void Row(const tables::TypedRow& row, tables::RowContext& context) override {
+    node_ += "<row>";
+    for (const tables::ColumnSpec& spec : columns_) node_ += Cell(spec, row[spec.role], context);
+    node_ += "</row>\n";
+  }
+
+  // The export, with a CPU sample ending where each of `run_ends` says its
+  // run ends: an interval never ended is drawn to its run's end, which the
+  // bundle's samples set.
+  std::string Export(const std::map<uint32_t, int64_t>& run_ends) {
+    EndTable();
+    for (const auto& [run, end] : run_ends) {
+      nodes_ +=
+          "<node xpath='//trace-toc[1]/run[" + std::to_string(run) +
+          "]/data[1]/table[2]'><schema name=\"time-profile\">"
+          "<col><mnemonic>time</mnemonic><engineering-type>sample-time</engineering-type></col>"
+          "<col><mnemonic>thread</mnemonic><engineering-type>thread</engineering-type></col>"
+          "<col><mnemonic>weight</mnemonic><engineering-type>weight</engineering-type></col>"
+          "<col><mnemonic>stack</mnemonic><engineering-type>backtrace</engineering-type></col>"
+          "</schema><row><sample-time>" +
+          std::to_string(end - 1) +
+          "</sample-time><thread fmt=\"Main Thread 0x1\"><tid>1</tid></thread>"
+          "<weight>1</weight><backtrace><frame name=\"end of run\" addr=\"0x1\"/>"
+          "</backtrace></row></node>\n";
+    }
+    return "<?xml version=\"1.0\"?>\n<trace-query-result>\n" + nodes_ + "</trace-query-result>\n";
+  }
+  int tables() const { return tables_; }
+
+ private:
+  void EndTable() {
+    if (!node_.empty()) nodes_ += node_ + "</node>\n";
+    node_.clear();
+  }
+
+  static std::string Process(int64_t pid, tables::RowContext& context) {
+    return "<process fmt=\"" + Escaped(context.ProcessName(pid)) + " (" + std::to_string(pid) +
+           ")\"><pid>" + std::to_string(pid) + "</pid></process>";
+  }
+
+  std::string Cell(const tables::ColumnSpec& spec, const tables::Value& value,
+                   tables::RowContext& context) {
+    if (!value.present || value.unreadable) return "<sentinel/>";
+    const char* element = ElementOf(spec.type);
+    auto plain = [&](const std::string& text) {
+      return std::string("<") + element + ">" + text + "</" + element + ">";
+    };
+    switch (spec.type) {
+      case ValueType::kTime:
+      case ValueType::kNumber: return plain(std::to_string(value.number));
+      case ValueType::kDuration: {
+        // A duration all ones within its bits: all ones in the export too.
+        bool still_going = value.bits < 64 && value.number == (uint64_t{1} << value.bits) - 1;
+        return plain(still_going ? std::to_string(UINT64_MAX) : std::to_string(value.number));
+      }
+      case ValueType::kProcess: return Process(value.pid, context);
+      case ValueType::kThread: {
+        // The bundle keeps a thread's reference; where it looked up no tid,
+        // the reference tells threads apart as a tid does in an export.
+        uint64_t tid = value.pid >= 0 ? value.number : value.key;
+        std::string name = ThreadLabel(context.ThreadName(value), tid);
+        std::string fmt = name + (value.pid >= 0 ? " (" + context.ProcessName(value.pid) +
+                                                       ", pid: " + std::to_string(value.pid) + ")"
+                                                 : std::string());
+        return "<thread fmt=\"" + Escaped(fmt) + "\"><tid>" + std::to_string(tid) + "</tid>" +
+               (value.pid >= 0 ? Process(value.pid, context) : std::string()) + "</thread>";
+      }
+      case ValueType::kText:
+        return std::string("<") + element + " fmt=\"" + Escaped(value.text) + "\">" +
+               Escaped(value.text) + "</" + element + ">";
+    }
+    return "<sentinel/>";
+  }
+
+  std::vector<tables::ColumnSpec> columns_;
+  std::string node_;
+  std::string nodes_;
+  int tables_ = 0;
+};
+
+// A source as both readers must give it.
+using SourceKey = std::tuple<uint32_t, std::string, std::string, std::string>;
+struct SourceFacts {
+  std::string process_label;
+  uint64_t intervals;
+  int64_t total_duration;
+  uint32_t lanes;
+  std::vector<std::tuple<std::string, uint64_t, int64_t>> names;
+  uint64_t distinct_names;
+  bool operator==(const SourceFacts& other) const {
+    return std::tie(process_label, intervals, total_duration, lanes, names, distinct_names) ==
+           std::tie(other.process_label, other.intervals, other.total_duration, other.lanes,
+                    other.names, other.distinct_names);
+  }
+};
+
+std::map<SourceKey, SourceFacts> Sources(const ProfileGroup& group) {
+  std::map<SourceKey, SourceFacts> sources;
+  for (const IntervalSource& source : group.interval_sources) {
+    SourceFacts facts{
+        source.process_label, source.intervals, source.total_duration, source.lanes, {},
+        source.distinct_names};
+    for (const IntervalSource::Name& name : source.names) {
+      facts.names.emplace_back(name.name, name.intervals, name.total_duration);
+    }
+    sources[{source.run, source.table, source.name, std::to_string(source.pid)}] = facts;
+  }
+  return sources;
+}
+
+// Each evented profile of intervals: its events as (time, label, opens).
+std::map<std::string, std::vector<std::tuple<int64_t, std::string, bool>>> IntervalProfiles(
+    const ProfileGroup& group) {
+  std::map<std::string, std::vector<std::tuple<int64_t, std::string, bool>>> profiles;
+  for (const Profile& profile : group.profiles) {
+    if (profile.kind != ProfileKind::kIntervals) continue;
+    auto& events = profiles[profile.name];
+    for (const IntervalEvent& event : profile.events) {
+      events.emplace_back(event.at, group.frames[event.frame].name, event.open);
+    }
+  }
+  return profiles;
+}
+
+std::vector<std::string> IntervalWarnings(const ProfileGroup& group) {
+  std::vector<std::string> warnings;
+  for (const std::string& code : {"INTERVALS_WITHOUT_END", "INTERVALS_WITHOUT_BEGIN"}) {
+    for (const std::string& message : testing::WarningMessages(group, code)) {
+      warnings.push_back(code + std::string(": ") + message);
+    }
+  }
+  return warnings;
+}
+
+// Where each run of `group` ends, by its interval profiles.
+std::map<uint32_t, int64_t> RunEnds(const ProfileGroup& group) {
+  std::map<uint32_t, int64_t> ends;
+  for (const Profile& profile : group.profiles) {
+    if (profile.kind == ProfileKind::kIntervals) ends[profile.run] = profile.end_value;
+  }
+  return ends;
+}
+
+// The bundle at `path`'s interval tables, as its rows decode, written as an export.
+std::string ExportOfBundle(const std::string& path, const std::map<uint32_t, int64_t>& run_ends,
+                           int* tables) {
+  std::shared_ptr<FileTree> tree;
+  if (std::filesystem::is_directory(path)) {
+    auto folder = std::make_shared<FolderTree>(Limits{});
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(path)) {
+      if (!entry.is_regular_file()) continue;
+      folder->Add(std::filesystem::relative(entry.path(), path).generic_string(),
+                  testing::ReadFile(entry.path().string()));
+    }
+    tree = folder;
+  } else {
+    auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::ReadFile(path));
+    auto zip = ZipTree::Open(bytes, Limits{});
+    REQUIRE(zip.ok());
+    tree = std::shared_ptr<FileTree>(std::move(*zip));
+  }
+  ProfileBuilder builder;
+  ExportWriter writer;
+  Status status = trace_bundle::ImportBundleShowingRows(*tree, builder, ImportOptions{}, writer);
+  INFO(status.ToString());
+  REQUIRE(status.ok());
+  *tables = writer.tables();
+  return writer.Export(run_ends);
+}
+
+void CheckBothReaders(const std::string& relative, int tables_expected) {
+  auto path = testing::CorpusFileOrSkip(relative);
+  if (!path) return;
+  auto bundle = testing::ImportPath(*path);
+  INFO(bundle.status().ToString());
+  REQUIRE(bundle.ok());
+  int tables = 0;
+  std::string xml = ExportOfBundle(*path, RunEnds(*bundle), &tables);
+  CHECK(tables == tables_expected);
+  auto exported = testing::ImportText(xml);
+  INFO(exported.status().ToString());
+  REQUIRE(exported.ok());
+
+  CHECK(!bundle->interval_sources.empty());
+  CHECK(Sources(*exported) == Sources(*bundle));
+  CHECK(IntervalProfiles(*exported) == IntervalProfiles(*bundle));
+  CHECK(IntervalWarnings(*exported) == IntervalWarnings(*bundle));
+  // The tables each reader read, and those it left for repeating another.
+  auto read = [](const ProfileGroup& group) {
+    std::map<std::string, bool> read;
+    for (const TableSummary& table : group.tables) {
+      if (tables::FindTable(table.schema)) read[table.schema] |= table.has_intervals;
+    }
+    return read;
+  };
+  std::map<std::string, bool> from_export = read(*exported);
+  for (const auto& [schema, has_intervals] : from_export) {
+    INFO(schema);
+    CHECK(read(*bundle)[schema] == has_intervals);
+  }
+}
+
+TEST_CASE(
+    "Both readers, Strux (11.4.1): signposts, Points of Interest, thermal states, life cycle, a "
+    "spin") {
+  // os-signpost (two stores, one empty), region-of-interest, thermal states,
+  // life-cycle-period, app-spin.
+  CheckBothReaders("Ricks__Strux/Instruments.trace", 6);
+}
+
+TEST_CASE(
+    "Both readers, loops (26.2): 18,634 signpost rows, paired; their intervals table left out") {
+  CheckBothReaders("modplug__loops/profile.trace", 2);
+}
+
+TEST_CASE("Both readers, mperf (26.0): run loop iterations per thread, a thermal state") {
+  CheckBothReaders("benjaminRomano__mperf/src/test/resources/example.trace.zip", 8);
+}
+
+}  // namespace
+}  // namespace instrumentscope
