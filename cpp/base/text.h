@@ -32,8 +32,6 @@ inline std::string_view BaseName(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-// The items, each as `text` spells it, with `separator` between them:
-// JoinList(runs, ", ", [](uint32_t run) { return std::to_string(run); }) is "1, 2, 4".
 // "48,067"
 inline std::string Thousands(uint64_t count) {
   std::string digits = std::to_string(count);
@@ -41,6 +39,13 @@ inline std::string Thousands(uint64_t count) {
   return digits;
 }
 
+// "1 sample", "48,067 samples".
+inline std::string Counted(uint64_t count, std::string_view noun) {
+  return Thousands(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
+}
+
+// The items, each as `text` spells it, with `separator` between them:
+// JoinList(runs, ", ", [](uint32_t run) { return std::to_string(run); }) is "1, 2, 4".
 template <typename Items, typename Text>
 std::string JoinList(const Items& items, std::string_view separator, Text text) {
   std::string joined;

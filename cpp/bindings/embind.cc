@@ -17,9 +17,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/identifiers.h"
 #include "base/json.h"
 #include "demangle/demangle.h"
-#include "formats/names.h"
 #include "import/import.h"
 #include "import/options.h"
 #include "report/summary.h"
@@ -317,6 +317,17 @@ std::string VersionString() {
   return Version();
 }
 
+// What the file starting with the `size` bytes at wasm address `address` is
+// (Import::RoleOf): "recording", "symbols" or "unknown".
+std::string FileRoleOf(uintptr_t address, size_t size) {
+  switch (Import::RoleOf(ByteSpan(reinterpret_cast<const uint8_t*>(address), size))) {
+    case Import::FileRole::kRecording: return "recording";
+    case Import::FileRole::kSymbols: return "symbols";
+    case Import::FileRole::kUnknown: break;
+  }
+  return "unknown";
+}
+
 // The readable form of each of `names` (a JS array of strings) in `style`
 // ("instruments" or "full"); a name that is no mangling comes back as it is.
 val DemangleNames(val names, const std::string& style) {
@@ -348,5 +359,6 @@ EMSCRIPTEN_BINDINGS(instrumentscope) {
   emscripten::function("releaseGroup", &instrumentscope::ReleaseGroup);
   emscripten::function("cancelImport", &instrumentscope::CancelImport);
   emscripten::function("version", &instrumentscope::VersionString);
+  emscripten::function("fileRole", &instrumentscope::FileRoleOf);
   emscripten::function("demangleNames", &instrumentscope::DemangleNames);
 }

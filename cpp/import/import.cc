@@ -5,10 +5,11 @@
 #include <string>
 
 #include "container/gzip.h"
-#include "demangle/frames.h"
 #include "formats/registry.h"
 #include "report/naming.h"
 #include "report/warnings.h"
+#include "symbolication/demangle_frames.h"
+#include "symbolication/macho/macho.h"
 #include "symbolication/symbolicate.h"
 
 #ifndef INSTRUMENTSCOPE_VERSION
@@ -114,6 +115,14 @@ Status Import::StartFormat() {
   return importer_->Feed(bytes);
 }
 
+Import::FileRole Import::RoleOf(ByteSpan prefix) {
+  if (macho::LooksLikeMachO(prefix)) return FileRole::kSymbols;
+  if (LooksLikeGzip(prefix) || DetectFormat(prefix.first(std::min(prefix.size(), kSniffBytes)))) {
+    return FileRole::kRecording;
+  }
+  return FileRole::kUnknown;
+}
+
 Status Import::UnknownFormatError(ByteSpan prefix) const {
   std::string start;
   for (size_t i = 0; i < std::min<size_t>(prefix.size(), 8); ++i) {
@@ -123,7 +132,11 @@ Status Import::UnknownFormatError(ByteSpan prefix) const {
   }
   std::string_view text = prefix.as_chars();
   std::string guess;
-  if (text.substr(0, 8) == "bplist00") {
+  if (macho::LooksLikeMachO(prefix)) {
+    guess =
+        " That is a Mach-O binary, a symbol file: give it with the recording it names "
+        "(--symbols on the command line, options.symbols, or dropped beside the recording).";
+  } else if (text.substr(0, 8) == "bplist00") {
     guess = " That is a binary property list, such as a .trace bundle's form.template.";
   } else if (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF") {
     guess = " That is UTF-16 text: save it as UTF-8.";
@@ -183,7 +196,7 @@ Result<ProfileGroup> Import::Build() {
     RETURN_IF_ERROR(Fail(Symbolicate(symbol_files_, &*group, options_.symbol_lines,
                                      options_.limits.max_stack_nodes)));
   }
-  if (options_.demangle) demangle::DemangleFrameNames(&*group, *options_.demangle);
+  if (options_.demangle) DemangleFrameNames(&*group, *options_.demangle);
   ReportNaming(&*group);
   OneWarningPerKind(&*group);
   stage_ = ImportStage::kDone;

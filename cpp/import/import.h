@@ -51,6 +51,14 @@ class Import {
   Result<ProfileGroup> Finish();
   ImportProgress progress() const;
 
+  // What a file is, by its first bytes (kSniffBytes suffice): a recording
+  // (a zipped bundle, an export, plain or gzip-compressed, a Deep Copy), a
+  // symbol file (a Mach-O binary or dSYM, 32- or 64-bit, thin or universal),
+  // or neither. A zip is a recording: whether it holds a bundle or symbols,
+  // only its names say.
+  enum class FileRole : uint8_t { kRecording, kSymbols, kUnknown };
+  static FileRole RoleOf(ByteSpan prefix);
+
  private:
   Status FeedDecoded(ByteSpan bytes);
   Status StartContainer();

@@ -145,12 +145,12 @@ void ProfileBuilder::EndOpenIntervals(const std::map<uint32_t, int64_t>& run_end
                                                  "recording (begun before it started)",
                                                  "from the start");
       !message.empty()) {
-    AddWarning("INTERVALS_WITHOUT_BEGIN", std::move(message));
+    AddWarning(WarningCode::kIntervalsWithoutBegin, std::move(message));
   }
   if (std::string message =
           OpenIntervalsMessage(unended, "began and never ended in the recording", "to the end");
       !message.empty()) {
-    AddWarning("INTERVALS_WITHOUT_END", std::move(message));
+    AddWarning(WarningCode::kIntervalsWithoutEnd, std::move(message));
   }
 }
 
@@ -229,6 +229,8 @@ Status ProfileBuilder::AddIntervalProfiles(const std::map<uint32_t, int64_t>& ru
       if (several_runs) parts.push_back("run " + std::to_string(source.run));
       if (lane > 0) parts.push_back("lane " + std::to_string(lane + 1));
       profile.name = JoinName(parts);
+      profile.listed_name = {source.name};
+      if (lane > 0) profile.listed_name.push_back(parts.back());
       profile.end_value = run_end.at(source.run);
       std::vector<size_t> open;  // innermost last
       auto close_until = [&](int64_t time) {

@@ -46,7 +46,7 @@ struct Frame {
   // Code the linker shared among identical functions, which the input names
   // "<deduplicated_symbol>" as Instruments does: the functions it may be, as
   // the input spells them until demangled with every name. The frame keeps
-  // Instruments' name; the full style adds these (demangle/frames.h).
+  // Instruments' name; the full style adds these (symbolication/demangle_frames.h).
   std::vector<std::string> folded;
 };
 
@@ -89,6 +89,9 @@ struct IntervalEvent {
 
 struct Profile {
   std::string name;  // "Main Thread 0x9db2dc — proc (pid 83138)"
+  // The parts of the name a listing shows under the profile's process and
+  // run: {"Main Thread 0x1a", "during hangs (4, 2.3 s)"}.
+  std::vector<std::string> listed_name;
   ProfileKind kind = ProfileKind::kThread;
   ValueUnit unit = ValueUnit::kNanoseconds;
   int64_t start_value = 0;

@@ -230,8 +230,8 @@ std::set<int64_t> ProfileBuilder::UnnamedProcesses() const {
   return pids;
 }
 
-void ProfileBuilder::AddWarning(std::string code, std::string message) {
-  warnings_.push_back(Warning{std::move(code), std::move(message)});
+void ProfileBuilder::AddWarning(WarningCode code, std::string message) {
+  warnings_.push_back(MakeWarning(code, std::move(message)));
 }
 
 Status ProfileBuilder::FillProfile(const Thread& thread, int64_t timeline_end,
@@ -340,14 +340,19 @@ Profile ProfileBuilder::NamedProfile(const Thread& thread, bool several_runs,
   for (const std::string* part : {&thread.thread_name, &process}) {
     if (!part->empty()) parts.push_back(*part);
   }
+  std::vector<std::string> listed(parts.begin(), parts.begin() + !thread.thread_name.empty());
   if (several_runs) parts.push_back("run " + std::to_string(timeline.run));
   auto timelines_in_run =
       std::count_if(timelines_.begin(), timelines_.end(),
                     [&timeline](const Timeline& other) { return other.run == timeline.run; });
   if (timelines_in_run > 1 && timeline.content.weighs.empty()) parts.push_back(timeline.table);
   if (!timeline.content.weighs.empty()) parts.push_back(timeline.content.weighs);
+  for (size_t i = listed.size() + !process.empty() + several_runs; i < parts.size(); ++i) {
+    listed.push_back(parts[i]);
+  }
   // A profile of an input that names no thread is named after the input.
   profile.name = parts.empty() ? input_name : JoinName(parts);
+  profile.listed_name = listed.empty() ? std::vector<std::string>{profile.name} : listed;
   return profile;
 }
 

@@ -19,6 +19,7 @@
 #include "base/paged_vector.h"
 #include "base/status.h"
 #include "model/profile.h"
+#include "model/warning_codes.h"
 
 namespace instrumentscope {
 
@@ -134,7 +135,7 @@ class ProfileBuilder {
   void AddInstrument(std::string name) { instruments_.push_back(std::move(name)); }
   // The busiest thread of this run opens first, whatever other runs hold.
   void SetPreferredRun(uint32_t run) { preferred_run_ = run; }
-  void AddWarning(std::string code, std::string message);
+  void AddWarning(WarningCode code, std::string message);
 
   // Inspection before Build(), for importers and tests.
   const Frame& frame(FrameId id) const { return frames_[id]; }

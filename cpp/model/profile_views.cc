@@ -100,6 +100,9 @@ Profile ProfileBuilder::ViewProfile(const Thread& like, ProfileKind kind, std::s
   profile.thread_label = thread_part;
   std::vector<std::string> parts = {std::move(thread_part)};
   if (!view_part.empty()) parts.push_back(std::move(view_part));
+  for (const std::string& part : parts) {
+    if (!part.empty()) profile.listed_name.push_back(part);
+  }
   if (!process.empty()) parts.push_back(process);
   if (several_runs) parts.push_back("run " + std::to_string(timeline.run));
   profile.name = JoinName(parts);

@@ -6,8 +6,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/identifiers.h"
 #include "base/text.h"
-#include "formats/names.h"
+#include "model/warning_codes.h"
 
 namespace instrumentscope {
 namespace {
@@ -249,8 +250,34 @@ void ReportNaming(ProfileGroup* group) {
   group->naming = Count(*group, facts);
   auto missing = ProfilesMissingSymbols(*group, facts);
   if (!missing.empty()) {
-    group->warnings.push_back({"SYMBOLS_MISSING", MissingSymbolsMessage(*group, missing)});
+    group->warnings.push_back(
+        MakeWarning(WarningCode::kSymbolsMissing, MissingSymbolsMessage(*group, missing)));
   }
+}
+
+std::string NamingText(const NamingReport& naming) {
+  if (naming.sampled_frames == 0) return std::string();
+  uint64_t named = naming.sampled_frames - naming.unnamed_frames - naming.folded.size();
+  // Rounded down, to a tenth: 99.99% named is not 100%.
+  uint64_t tenths = named * 1000 / naming.sampled_frames;
+  std::string share = std::to_string(tenths / 10);
+  if (tenths % 10) share += "." + std::to_string(tenths % 10);
+  std::string text = Thousands(named) + " of " + Counted(naming.sampled_frames, "sampled frame") +
+                     " named (" + share + "%)";
+  if (naming.folded.empty()) return text;
+  return text + "; " + Thousands(naming.folded.size()) +
+         (naming.folded.size() == 1 ? " is code" : " are code") +
+         " the linker folded from several functions (<deduplicated_symbol>, as Instruments shows "
+         "it)";
+}
+
+std::string SymbolicationText(const SymbolicationReport& report) {
+  std::string text = "named " + Thousands(report.named_frames) + " of " +
+                     Counted(report.unnamed_frames, "unnamed frame");
+  if (!report.files_used.empty())
+    text +=
+        " from " + JoinList(report.files_used, ", ", [](const std::string& file) { return file; });
+  return text;
 }
 
 }  // namespace instrumentscope

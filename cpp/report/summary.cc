@@ -1,6 +1,8 @@
 #include "report/summary.h"
 
-#include "formats/names.h"
+#include "base/identifiers.h"
+#include "model/view_names.h"
+#include "report/naming.h"
 #include "speedscope/file_format.h"
 #include "speedscope/writer.h"
 
@@ -28,6 +30,7 @@ nlohmann::json ProfilesJson(const ProfileGroup& group) {
         {"threads", profile.threads},
         {"lane", profile.lane},
         {"intervalName", profile.interval_name},
+        {"listedName", profile.listed_name},
     };
     entry["pid"] = profile.pid >= 0 ? nlohmann::json(profile.pid) : nlohmann::json(nullptr);
     entry["intervalSource"] = profile.interval_source != UINT32_MAX
@@ -67,6 +70,7 @@ nlohmann::json IntervalSourcesJson(const ProfileGroup& group) {
                        {"pid", source.pid >= 0 ? nlohmann::json(source.pid) : nlohmann::json()},
                        {"intervals", source.intervals},
                        {"totalDuration", source.total_duration},
+                       {"totalDurationText", DurationText(source.total_duration)},
                        {"lanes", source.lanes},
                        {"names", std::move(names)},
                        {"nameCount", source.distinct_names}});
@@ -98,6 +102,7 @@ nlohmann::json NamingJson(const ProfileGroup& group) {
     folded.push_back(
         {{"image", frame.file}, {"samples", body.samples}, {"functions", frame.folded}});
   }
+  naming["text"] = NamingText(group.naming);
   return naming;
 }
 
@@ -121,7 +126,8 @@ nlohmann::json Summary(const ProfileGroup& group, SummaryFrames frames) {
     const SymbolicationReport& report = *group.symbolication;
     summary["symbolication"] = {{"unnamedFrames", report.unnamed_frames},
                                 {"namedFrames", report.named_frames},
-                                {"filesUsed", report.files_used}};
+                                {"filesUsed", report.files_used},
+                                {"text", SymbolicationText(report)}};
   }
   summary["naming"] = NamingJson(group);
   if (frames == SummaryFrames::kInclude) {

@@ -7,9 +7,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/identifiers.h"
 #include "base/integer_map.h"
 #include "base/text.h"
-#include "formats/names.h"
+#include "model/warning_codes.h"
 
 namespace instrumentscope {
 
@@ -244,10 +245,10 @@ void Symbolicator::Report() {
     report.unnamed_frames += outcome.named.size() + outcome.unnamed.size();
     report.named_frames += outcome.named.size();
     if (outcome.matched_by_name && !outcome.named.empty()) {
-      group_.warnings.push_back(
-          {"SYMBOLS_MATCHED_BY_NAME",
-           Describe(id) + " was named from the symbol file of the same name, not by UUID: if " +
-               "that file comes from another build, the names may be wrong"});
+      group_.warnings.push_back(MakeWarning(
+          WarningCode::kSymbolsMatchedByName,
+          Describe(id) + " was named from the symbol file of the same name, not by UUID: if " +
+              "that file comes from another build, the names may be wrong"));
     }
     // Why frames stayed unnamed: the naming report, which runs last, puts it
     // in its SYMBOLS_MISSING warning.
@@ -281,7 +282,8 @@ void Symbolicator::Report() {
   }
   for (const auto& [path, description] : idle_files) {
     group_.warnings.push_back(
-        {"SYMBOLS_UNUSED", path + " (" + description + ") names no frame of the recording"});
+        MakeWarning(WarningCode::kSymbolsUnused,
+                    path + " (" + description + ") names no frame of the recording"));
   }
   group_.symbolication = std::move(report);
 }

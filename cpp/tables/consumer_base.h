@@ -4,9 +4,15 @@
 #ifndef INSTRUMENTSCOPE_TABLES_CONSUMER_BASE_H_
 #define INSTRUMENTSCOPE_TABLES_CONSUMER_BASE_H_
 
+#include <array>
+#include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 
 #include "tables/consumers.h"
 
@@ -37,6 +43,33 @@ class ConsumerBase : public IntervalConsumer {
  private:
   std::map<int64_t, std::string> process_names_;  // by pid
   std::map<uint64_t, std::string> thread_names_;  // by thread key
+};
+
+// Distinct strings, each kept once, by number: what consumers that hold
+// rows until they pair them keep of their texts.
+class Interner {
+ public:
+  // `field` (below kFields) names the column the text came from: a column
+  // that repeats the text of its previous row finds it without hashing.
+  static constexpr size_t kFields = 4;
+  uint32_t Intern(std::string_view text, size_t field = 0) {
+    std::optional<uint32_t>& last = last_[field];
+    if (last && strings_[*last] == text) return *last;
+    auto found = index_.find(text);
+    if (found != index_.end()) {
+      last = found->second;
+    } else {
+      last = static_cast<uint32_t>(strings_.size());
+      index_.emplace(strings_.emplace_back(text), *last);
+    }
+    return *last;
+  }
+  const std::string& operator[](uint32_t number) const { return strings_[number]; }
+
+ private:
+  std::deque<std::string> strings_;  // a deque: the index's views stay valid
+  std::unordered_map<std::string_view, uint32_t> index_;
+  std::array<std::optional<uint32_t>, kFields> last_{};  // per field, its previous text
 };
 
 // A value kept past its row: its text, which the row's reader owns, left out.

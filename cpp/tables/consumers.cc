@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "formats/durations.h"
 #include "tables/consumer_base.h"
+#include "tables/durations.h"
 
 namespace instrumentscope::tables {
 namespace {

@@ -1,6 +1,6 @@
 // The intervals of one table, held until they can be handed to the
 // ProfileBuilder: when the table ends, or, for the tables that repeat one
-// another's signposts, once the kept one is known (interval_tables.h).
+// another's signposts, once the kept one is known (table_committer.h).
 // Sources are made here, by name and process, so that a table left out
 // leaves no empty source behind.
 #ifndef INSTRUMENTSCOPE_TABLES_INTERVAL_TABLE_H_

@@ -30,39 +30,46 @@ class RunLoopEvents final : public ConsumerBase {
     held.process = Kept(row[Role::kProcess]);
     held.thread = Kept(row[Role::kThread]);
     std::string_view type = row.text(Role::kIntervalType);
-    held.name = type.empty() ? std::string(entry_.unlabelled) : std::string(type);
-    held.label = held.name;
-    if (!row.text(Role::kMode).empty())
-      held.label += " (" + std::string(row.text(Role::kMode)) + ")";
-    uint64_t thread = row[Role::kThread].key;
-    uint64_t key = keys_.try_emplace({thread, held.name}, keys_.size()).first->second;
+    held.type = strings_.Intern(type.empty() ? entry_.unlabelled : type, 0);
+    held.mode = strings_.Intern(row.text(Role::kMode), 1);
+    uint64_t key = keys_.try_emplace({held.thread.key, held.type}, keys_.size()).first->second;
     events_.push_back(
         KeyedEvent{span.first, key, kind == kRunLoopStart ? EventRole::kBegin : EventRole::kEnd});
-    held_.push_back(std::move(held));
+    held_.push_back(held);
     return OkStatus();
   }
 
   Result<IntervalTable> Finish() override {
     for (const PairedEvents& pair : PairEvents(events_)) {
       const Held& first = held_[pair.first()];
-      size_t source = SourceOf(first.process, first.thread, std::string(entry_.source));
-      table_.Add(source, pair.StartTime(events_, ProfileBuilder::kOpenStart),
-                 pair.EndTime(events_, ProfileBuilder::kOpenEnd), first.name, first.label);
+      auto source = sources_.find(first.thread.key);
+      if (source == sources_.end()) {
+        size_t made = SourceOf(first.process, first.thread, std::string(entry_.source));
+        source = sources_.emplace(first.thread.key, made).first;
+      }
+      const std::string& name = strings_[first.type];
+      const std::string& mode = strings_[first.mode];
+      table_.Add(source->second, pair.StartTime(events_, ProfileBuilder::kOpenStart),
+                 pair.EndTime(events_, ProfileBuilder::kOpenEnd), name,
+                 mode.empty() ? name : name + " (" + mode + ")");
     }
     return std::move(table_);
   }
 
  private:
+  // A row until its pair is made; its strings interned.
   struct Held {
     Value process;
     Value thread;
-    std::string name;
-    std::string label;
+    uint32_t type;
+    uint32_t mode;
   };
 
+  Interner strings_;
   std::vector<Held> held_;
   std::vector<KeyedEvent> events_;
-  std::map<std::pair<uint64_t, std::string>, uint64_t> keys_;  // by thread and interval type
+  std::map<std::pair<uint64_t, uint32_t>, uint64_t> keys_;  // by thread and interval type
+  std::map<uint64_t, size_t> sources_;                      // by thread
 };
 
 }  // namespace

@@ -3,11 +3,13 @@
 // process, subsystem and category.
 #include <map>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
-#include "formats/signposts.h"
 #include "model/event_pairing.h"
 #include "tables/consumer_base.h"
+#include "tables/signposts.h"
 
 namespace instrumentscope::tables {
 namespace {
@@ -22,9 +24,9 @@ std::string IdOf(const TypedRow& row) {
 }
 
 // The name an interval is grouped by: "Signpost" for a row without one.
-std::string NameOf(const TypedRow& row, const TableEntry& entry) {
+std::string_view NameOf(const TypedRow& row, const TableEntry& entry) {
   std::string_view name = row.text(Role::kName);
-  return name.empty() ? std::string(entry.unlabelled) : std::string(name);
+  return name.empty() ? entry.unlabelled : name;
 }
 
 class SignpostEvents final : public ConsumerBase {
@@ -37,9 +39,12 @@ class SignpostEvents final : public ConsumerBase {
     Held held;
     held.process = Kept(row[Role::kProcess]);
     held.thread = Kept(row[Role::kThread]);
-    held.source_name = SignpostSourceName(row.text(Role::kSubsystem), row.text(Role::kCategory));
-    held.name = NameOf(row, entry_);
-    held.id = IdOf(row);
+    held.subsystem = strings_.Intern(row.text(Role::kSubsystem), 0);
+    held.category = strings_.Intern(row.text(Role::kCategory), 1);
+    held.name = strings_.Intern(NameOf(row, entry_), 2);
+    const Value& id = row[Role::kIdentifier];
+    held.id_number = id.present && id.text.empty() ? id.number : kExclusiveSignpostId;
+    held.id_text = strings_.Intern(id.text, 3);
     // A message that cannot be read is shown as its format string.
     held.message = std::string(row[Role::kMessage].unreadable ? row.text(Role::kFormat)
                                                               : row.text(Role::kMessage));
@@ -51,49 +56,67 @@ class SignpostEvents final : public ConsumerBase {
   }
 
   Result<IntervalTable> Finish() override {
+    // Sources by process, subsystem and category.
+    std::map<std::tuple<int64_t, uint32_t, uint32_t>, size_t> sources;
     for (const PairedEvents& pair : PairEvents(events_)) {
       const Held& first = held_[pair.first()];
-      size_t source = SourceOf(first.process, first.thread, first.source_name);
+      int64_t pid = first.process.present ? first.process.pid : first.thread.pid;
+      auto [known, made] = sources.try_emplace({pid, first.subsystem, first.category}, 0);
+      if (made) {
+        known->second =
+            SourceOf(first.process, first.thread,
+                     SignpostSourceName(strings_[first.subsystem], strings_[first.category]));
+      }
+      size_t source = known->second;
       // The Begin's message, else the End's.
       const std::string* message = &first.message;
       if (message->empty() && !pair.unbegun() && !pair.unended())
         message = &held_[pair.end].message;
+      std::string id = strings_[first.id_text].empty() ? SignpostIdText(first.id_number)
+                                                       : strings_[first.id_text];
       // Open at either end, an interval is drawn from or to its run's end.
+      const std::string& name = strings_[first.name];
       table_.Add(source, pair.StartTime(events_, ProfileBuilder::kOpenStart),
-                 pair.EndTime(events_, ProfileBuilder::kOpenEnd), first.name,
-                 SignpostLabel(first.name, first.id, *message));
+                 pair.EndTime(events_, ProfileBuilder::kOpenEnd), name,
+                 SignpostLabel(name, id, *message));
     }
     return std::move(table_);
   }
 
  private:
+  // A row until its pair is made; its strings interned.
   struct Held {
     Value process;
     Value thread;
-    std::string source_name;
-    std::string name;
-    std::string id;
+    uint32_t subsystem;
+    uint32_t category;
+    uint32_t name;
+    uint64_t id_number;  // kExclusiveSignpostId without one
+    uint32_t id_text;    // an id that is no number, as the row shows it
     std::string message;
   };
 
   // What makes a Begin and an End one interval: the process, subsystem,
   // category, name and id; the thread too, for a signpost of thread scope.
+  using PairKey = std::tuple<int64_t, uint32_t, uint32_t, uint32_t, uint64_t, uint32_t, uint64_t>;
+
   uint64_t KeyOf(const TypedRow& row, const Held& held) {
     int64_t pid = row.has(Role::kProcess) ? row[Role::kProcess].pid : -1;
-    std::string key = std::to_string(pid);
-    for (std::string_view part : {row.text(Role::kSubsystem), row.text(Role::kCategory),
-                                  std::string_view(held.name), std::string_view(held.id)}) {
-      key.append(1, '\0').append(part);
-    }
-    if (row.text(Role::kScope) == "Thread" && row.has(Role::kThread)) {
-      key.append(1, '\0').append(std::to_string(row[Role::kThread].key));
-    }
-    return keys_.try_emplace(std::move(key), keys_.size()).first->second;
+    bool by_thread = row.text(Role::kScope) == "Thread" && row.has(Role::kThread);
+    PairKey key{pid,
+                held.subsystem,
+                held.category,
+                held.name,
+                held.id_number,
+                held.id_text,
+                by_thread ? row[Role::kThread].key : UINT64_MAX};
+    return keys_.try_emplace(key, keys_.size()).first->second;
   }
 
+  Interner strings_;
   std::vector<Held> held_;
   std::vector<KeyedEvent> events_;
-  std::map<std::string, uint64_t> keys_;
+  std::map<PairKey, uint64_t> keys_;
 };
 
 // os-signpost-interval and region-of-interest: a ready-made interval per row.
@@ -104,7 +127,7 @@ class SignpostIntervals final : public ConsumerBase {
   Status Add(const TypedRow& row) override {
     std::pair<int64_t, int64_t> span;
     ASSIGN_OR_RETURN(span, RowSpan(row, columns_));
-    std::string name = NameOf(row, entry_);
+    std::string name(NameOf(row, entry_));
     std::string_view message = row.text(Role::kStartMessage);
     if (message.empty()) message = row.text(Role::kEndMessage);
     bool regions = entry_.consumer == Consumer::kRegions;

@@ -14,6 +14,14 @@ Status TableCommitter::Commit(IntervalTable table) {
   return std::move(table).Commit(builder_);
 }
 
+bool TableCommitter::Repeats(const TableEntry& entry, uint32_t run) const {
+  if (!entry.repeats_rank) return false;
+  return std::any_of(held_.begin(), held_.end(), [&](const IntervalTable& table) {
+    return table.run() == run && !table.empty() &&
+           *table.entry().repeats_rank < *entry.repeats_rank;
+  });
+}
+
 Status TableCommitter::CommitHeld() {
   std::map<uint32_t, int> kept_rank;  // per run, the first rank it has intervals of
   for (const IntervalTable& table : held_) {

@@ -27,6 +27,10 @@ class TableCommitter {
   Status Commit(IntervalTable table);
   // Commits, of the tables held, those each run keeps.
   Status CommitHeld();
+  // Whether a table of `entry` in `run` would be left out, a table of lower
+  // rank of the run holding intervals already: a reader that reads tables in
+  // rank order (a bundle's) need not read it.
+  bool Repeats(const TableEntry& entry, uint32_t run) const;
 
   // Whether `schema` of `run` was left out for repeating another table.
   bool LeftOut(uint32_t run, std::string_view schema) const {

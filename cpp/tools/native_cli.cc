@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "base/identifiers.h"
 #include "base/json.h"
 #include "base/text.h"
-#include "formats/names.h"
 #include "import/import.h"
 #include "report/summary.h"
 #include "speedscope/folded_stacks.h"

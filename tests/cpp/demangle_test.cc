@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "container/file_tree.h"
-#include "demangle/frames.h"
 #include "demangle/itanium.h"
 #include "demangle/punycode.h"
+#include "symbolication/demangle_frames.h"
 #include "test_support.h"
 
 namespace instrumentscope::demangle {

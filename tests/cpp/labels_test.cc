@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "base/identifiers.h"
 #include "formats/names.h"
 #include "formats/xctrace_xml/table_schema.h"
 

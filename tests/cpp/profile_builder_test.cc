@@ -1,7 +1,9 @@
 #include "model/profile_builder.h"
 
 #include <catch2/catch.hpp>
+#include <map>
 
+#include "model/view_names.h"
 #include "test_support.h"
 
 namespace instrumentscope {
@@ -182,6 +184,56 @@ TEST_CASE("Names carry the run and table only when they are needed to tell profi
                      "Main Thread 0x1 — app (pid 5) — run 2 — time-sample",
                  });
   CHECK(group->active_profile_index == 2);
+  // Listed under their process and run, the same profiles need neither.
+  std::vector<std::vector<std::string>> listed;
+  for (const Profile& profile : group->profiles) listed.push_back(profile.listed_name);
+  CHECK(listed == std::vector<std::vector<std::string>>{{"Main Thread 0x1"},
+                                                        {"Main Thread 0x1", "time-profile"},
+                                                        {"Main Thread 0x1", "time-profile"},
+                                                        {"Main Thread 0x1", "time-sample"}});
+}
+
+TEST_CASE("Views and lanes are listed by their own parts, without process or run") {
+  Fixture f;
+  f.builder.SetMakeViews(true);
+  auto timeline = f.builder.AddTimeline(1, "time-profile", ValueUnit::kNanoseconds);
+  StackId stack = f.Stack({"x"});
+  for (uint64_t tid : {1, 2, 3}) {
+    std::string name = (tid < 3 ? "worker 0x" : "Main Thread 0x") + std::to_string(tid);
+    auto thread = f.builder.InternThread(timeline, {name, tid, "app", 5});
+    REQUIRE(f.builder.AddSample(thread, 0, 1, stack).ok());
+  }
+  ProfileBuilder::IntervalSourceDesc desc;
+  desc.table = "os-signpost";
+  desc.name = "Signposts \xE2\x80\x94 com.example.app";
+  desc.process_name = "app";
+  desc.pid = 5;
+  auto source = f.builder.AddIntervalSource(desc);
+  REQUIRE(f.builder.AddInterval(source, 0, 10, "a", "a").ok());
+  REQUIRE(f.builder.AddInterval(source, 5, 20, "b", "b").ok());  // overlaps: a second lane
+  auto group = std::move(f.builder).Build("", "");
+  REQUIRE(group.ok());
+  std::map<std::string, std::vector<std::string>> listed;
+  for (const Profile& profile : group->profiles) listed[profile.name] = profile.listed_name;
+  CHECK(listed["All threads \xE2\x80\x94 app (pid 5)"] == std::vector<std::string>{"All threads"});
+  CHECK(listed["worker \xC3\x97"
+               "2 \xE2\x80\x94 app (pid 5)"] == std::vector<std::string>{"worker \xC3\x97"
+                                                                         "2"});
+  CHECK(
+      listed
+          ["Signposts \xE2\x80\x94 com.example.app \xE2\x80\x94 app (pid 5) \xE2\x80\x94 lane 2"] ==
+      std::vector<std::string>{"Signposts \xE2\x80\x94 com.example.app", "lane 2"});
+}
+
+TEST_CASE("Durations read as a person writes them") {
+  CHECK(DurationText(12'345'678'901) == "12.3 s");
+  CHECK(DurationText(450'000'000) == "450 ms");
+  CHECK(DurationText(5'200'000) == "5.2 ms");
+  CHECK(DurationText(2'000'000'000) == "2 s");
+  CHECK(DurationText(7'200'000'000'000) == "7200 s");
+  CHECK(DurationText(4'700) == "4.7 \xC2\xB5s");
+  CHECK(DurationText(800) == "800 ns");
+  CHECK(DurationText(0) == "0 ns");
 }
 
 TEST_CASE("The sample limit holds") {

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "apple_programs.h"
-#include "formats/names.h"
+#include "base/identifiers.h"
 #include "import/import.h"
 #include "symbolication/macho/macho.h"
 #include "symbolication/symbol_files.h"
@@ -333,6 +333,33 @@ TEST_CASE("Symbolication: damaged and foreign symbol files fail with their names
   CHECK(zip.code() == ErrorCode::kUnknownFormat);
   CHECK_THAT(zip.message(), Catch::Contains("holds no Mach-O file"));
   fs::remove_all(dir);
+}
+
+TEST_CASE("What a file is, by its first bytes: a recording, a symbol file, or neither") {
+  auto role = [](std::vector<uint8_t> bytes) {
+    return Import::RoleOf(ByteSpan(bytes.data(), bytes.size()));
+  };
+  using Role = Import::FileRole;
+  // Mach-O: 64- and 32-bit thin, universal.
+  CHECK(role({0xCF, 0xFA, 0xED, 0xFE, 12, 0, 0, 1}) == Role::kSymbols);
+  CHECK(role({0xCE, 0xFA, 0xED, 0xFE, 12, 0, 0, 0}) == Role::kSymbols);
+  CHECK(role({0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 2}) == Role::kSymbols);
+  // Recordings: a zip, an export (gzip-compressed too), a Deep Copy.
+  CHECK(role({'P', 'K', 3, 4, 20, 0, 0, 0}) == Role::kRecording);
+  std::string xml = "<?xml version=\"1.0\"?>\n<trace-query-result>";
+  CHECK(role(std::vector<uint8_t>(xml.begin(), xml.end())) == Role::kRecording);
+  CHECK(role(testing::Gzip(std::vector<uint8_t>(xml.begin(), xml.end()))) == Role::kRecording);
+  CHECK(role({'b', 'p', 'l', 'i', 's', 't', '0', '0'}) == Role::kUnknown);
+  CHECK(role({}) == Role::kUnknown);
+
+  // Given as a recording, a 32-bit Mach-O is named for what it is.
+  std::vector<uint8_t> binary = {0xCE, 0xFA, 0xED, 0xFE, 7, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0};
+  binary.resize(4096);
+  auto group = testing::ImportBytes(binary);
+  REQUIRE(!group.ok());
+  CHECK(group.status().code() == ErrorCode::kUnknownFormat);
+  CHECK(group.status().message().find("That is a Mach-O binary, a symbol file") !=
+        std::string::npos);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // uniquer, stores and row layouts, symbol tables and archives, form.template.
 #include <catch2/catch.hpp>
 
+#include "base/identifiers.h"
 #include "base/text.h"
 #include "container/file_tree.h"
 #include "formats/trace_bundle/bundle_importer.h"

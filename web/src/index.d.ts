@@ -315,6 +315,11 @@ export interface ProfileSummary {
   /** For "during", the intervals' name ("Load feed"), or "hangs" for
    * intervals taken all together; else "". */
   intervalName: string;
+  /** The parts of `name` a listing shows under the profile's process and run:
+   * ["Main Thread 0x1a", "during hangs (4, 2.3 s)"], ["Points of Interest —
+   * com.example.app", "lane 2"]. Joined with " — ", they name the profile
+   * within its process. */
+  listedName: string[];
 }
 
 /** One kind of interval of one table and process: the Points of Interest of
@@ -333,6 +338,8 @@ export interface IntervalSourceSummary {
   intervals: number;
   /** Their durations together, in ns. */
   totalDuration: number;
+  /** The same as a person reads it: "289 s", "812 ms", "15 ns". */
+  totalDurationText: string;
   /** Evented profiles ("intervals") drawing them: overlaps that do not nest
    * need lanes of their own. */
   lanes: number;
@@ -348,11 +355,38 @@ export interface TableSummary {
   rows: number;
   /** Whether the table holds CPU samples (and was imported). */
   cpuSamples: boolean;
-  /** Whether the table was read as intervals or as weighted events. */
+  /** Whether intervals or weighted events were read from the table (not when it is empty, or
+   * repeats the signposts of a table read). */
   intervals: boolean;
   /** Whether the table was read as allocations (an Allocations recording's "allocations"). */
   allocations: boolean;
 }
+
+/**
+ * A warning's code: what kind of loss it reports (the README's "Warnings" table says what
+ * each means and what the user can do).
+ */
+export type WarningCode =
+  | 'BUNDLE_PART_UNREADABLE'
+  | 'TABLE_UNREADABLE'
+  | 'THREAD_NAMES_UNREADABLE'
+  | 'MESSAGES_UNREADABLE'
+  | 'LEGACY_RUN_UNREADABLE'
+  | 'NO_FORM_TEMPLATE'
+  | 'FORM_TEMPLATE_UNREADABLE'
+  | 'FORM_TEMPLATE_DAMAGED'
+  | 'INSTRUMENT_NOT_READ'
+  | 'ALLOCATION_EVENTS_NOT_READ'
+  | 'INTERVALS_WITHOUT_END'
+  | 'INTERVALS_WITHOUT_BEGIN'
+  | 'ROWS_WITHOUT_WEIGHT'
+  | 'ROWS_WITHOUT_THREAD'
+  | 'DEEP_COPY_HIDDEN_WEIGHT'
+  | 'SYMBOLS_UNREADABLE'
+  | 'SYMBOLS_NOT_READ'
+  | 'SYMBOLS_MISSING'
+  | 'SYMBOLS_MATCHED_BY_NAME'
+  | 'SYMBOLS_UNUSED';
 
 export interface TraceSummary {
   name: string;
@@ -366,7 +400,8 @@ export interface TraceSummary {
   intervalSources: IntervalSourceSummary[];
   /** The instruments a .trace bundle recorded with ("Time Profiler", …); empty for exports. */
   instruments: string[];
-  warnings: { code: string; message: string }[];
+  /** One per kind: what the profile lacks that the input holds, and why. */
+  warnings: { code: WarningCode; message: string }[];
   /** Present when options.symbols were given. */
   symbolication?: {
     /** Frames the trace left unnamed (addresses) that samples reach. */
@@ -375,6 +410,8 @@ export interface TraceSummary {
     namedFrames: number;
     /** "App.dSYM/Contents/Resources/DWARF/App (arm64)": the files (and architectures) that named some. */
     filesUsed: string[];
+    /** The same as the CLI and the page say it: "named 40 of 52 unnamed frames from App.dSYM/…". */
+    text: string;
   };
   /** How much of what samples reach has names (after `symbols`). A
    * SYMBOLS_MISSING warning says which images to add symbols for when
@@ -412,6 +449,10 @@ export interface NamingSummary {
      * order the recording lists them. */
     functions: string[];
   }>;
+  /** The same as the CLI and the page say it: "883 of 993 sampled frames named (88.9%); 34 are
+   * code the linker folded from several functions (<deduplicated_symbol>, as Instruments shows
+   * it)"; empty when the samples reach no frame. */
+  text: string;
 }
 
 export interface DemangleOptions {

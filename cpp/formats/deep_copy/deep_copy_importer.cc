@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/checked_math.h"
+#include "base/identifiers.h"
 #include "base/text.h"
 #include "formats/deep_copy/weight.h"
 #include "formats/names.h"
@@ -178,7 +179,7 @@ class DeepCopyImporter final : public StreamImporter {
     }
     if (hidden_rows_ > 0) {
       builder_.AddWarning(
-          "DEEP_COPY_HIDDEN_WEIGHT",
+          WarningCode::kDeepCopyHiddenWeight,
           std::to_string(hidden_rows_) +
               " row(s) weigh more than their self weight and the rows below them together, "
               "beyond what rounding explains (the first, line " +

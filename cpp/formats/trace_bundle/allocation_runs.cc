@@ -239,7 +239,7 @@ void WarnUnread(BundleContext& bundle, uint32_t run, const std::map<uint32_t, ui
     total += count;
     kinds.push_back("type " + std::to_string(type) + " ×" + Thousands(count));
   }
-  bundle.builder.AddWarning("ALLOCATION_EVENTS_NOT_READ",
+  bundle.builder.AddWarning(WarningCode::kAllocationEventsNotRead,
                             Thousands(total) + " Allocations events of run " + std::to_string(run) +
                                 " are of kinds this version does not read (" + JoinList(kinds) +
                                 "): they are in no profile");
@@ -257,7 +257,7 @@ Status ImportAllocationRuns(BundleContext& bundle) {
     if (status.ok()) status = CommitRun(bundle, files, samples);
     if (!status.ok()) {
       std::string lost = count ? "its " + Thousands(*count) + " Allocations events" : "its events";
-      RETURN_IF_ERROR(bundle.left_out.LeaveOut("BUNDLE_PART_UNREADABLE",
+      RETURN_IF_ERROR(bundle.left_out.LeaveOut(WarningCode::kBundlePartUnreadable,
                                                "run " + std::to_string(files.run), status, lost,
                                                PartRole::kSamples));
       continue;

@@ -124,10 +124,10 @@ Status BundleImport::ReadTemplate() {
     // A template that is there but cannot be read from the bundle is damage
     // like a store's; one that reads but does not parse only warns.
     if (!bytes.ok()) {
-      return bundle_.left_out.Record(bytes.status(), "FORM_TEMPLATE_UNREADABLE", message,
+      return bundle_.left_out.Record(bytes.status(), WarningCode::kFormTemplateUnreadable, message,
                                      PartRole::kSamples);
     }
-    builder.AddWarning("FORM_TEMPLATE_UNREADABLE", message);
+    builder.AddWarning(WarningCode::kFormTemplateUnreadable, message);
     return OkStatus();
   }
   bundle_.form = form.take();
@@ -136,12 +136,12 @@ Status BundleImport::ReadTemplate() {
     for (const UnreadInstrument& unread : kUnreadInstruments) {
       if (InstrumentTypeSuffix(type) != unread.type) continue;
       builder.AddWarning(
-          "INSTRUMENT_NOT_READ",
+          WarningCode::kInstrumentNotRead,
           "the " + InstrumentName(type) + " instrument's recording is not read: " + unread.lost);
     }
   }
   for (const std::string& problem : bundle_.form->problems) {
-    builder.AddWarning("FORM_TEMPLATE_DAMAGED", "form.template: " + problem);
+    builder.AddWarning(WarningCode::kFormTemplateDamaged, "form.template: " + problem);
   }
   return OkStatus();
 }
@@ -167,7 +167,7 @@ void BundleImport::SayWhatNoTemplateCosts() {
                    " named by pid alone (" + pids + ")");
   }
   lost.push_back("the instruments that recorded it are not known");
-  builder.AddWarning("NO_FORM_TEMPLATE",
+  builder.AddWarning(WarningCode::kNoFormTemplate,
                      "the bundle has no form.template: " + JoinList(lost, "; "));
 }
 
@@ -191,7 +191,7 @@ Status BundleImport::OpenTables() {
     if (!table.ok()) {
       std::string run = std::to_string(store.run.number);
       RETURN_IF_ERROR(bundle_.left_out.LeaveOut(
-          "BUNDLE_PART_UNREADABLE", "a table of run " + run, table.status(),
+          WarningCode::kBundlePartUnreadable, "a table of run " + run, table.status(),
           "which table " + StoreName(store) + " is, and its rows: run " + run +
               "'s samples, if they are there",
           PartRole::kSamples));
@@ -207,6 +207,8 @@ Status BundleImport::ReadIntervals(std::vector<IntervalTableRead>* reads) {
   auto read = [&](const tables::TableEntry& entry) -> Status {
     for (size_t i = 0; i < tables_.size(); ++i) {
       if (tables_[i].name() != entry.schema) continue;
+      // Listed as not read: a table of lower rank holds its signposts.
+      if (committer.Repeats(entry, tables_[i].run())) continue;
       RETURN_IF_ERROR(ReadIntervalTable(bundle_, tables_[i], entry, committer, &(*reads)[i]));
     }
     return OkStatus();
@@ -261,8 +263,8 @@ Status BundleImport::ReadTables() {
       } else {
         std::string run = std::to_string(table.run());
         RETURN_IF_ERROR(bundle_.left_out.LeaveOut(
-            "TABLE_UNREADABLE", "the " + table.name() + " table of run " + run, count.status(),
-            "its row count: it is listed with 0 rows", PartRole::kDetails));
+            WarningCode::kTableUnreadable, "the " + table.name() + " table of run " + run,
+            count.status(), "its row count: it is listed with 0 rows", PartRole::kDetails));
       }
     }
     TableSummary summary{table.run(), table.name(), rows, false};
@@ -300,7 +302,7 @@ Status BundleImport::Finish() {
                           [](const auto& run) { return !run.second.images.empty(); });
   if (form && bundle_.files.layout().has_symbol_archives && !has_image_lists &&
       builder.total_samples() > 0) {
-    builder.AddWarning("SYMBOLS_NOT_READ",
+    builder.AddWarning(WarningCode::kSymbolsNotRead,
                        "this bundle's symbols (" + SymbolArchivePath("*") +
                            ") cannot be placed without the image lists of its form.template: "
                            "frames are named by address");

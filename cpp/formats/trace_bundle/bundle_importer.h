@@ -5,8 +5,12 @@
 // Trace<N>.run files (legacy_runs.h) — named from form.template, the symbol
 // archives of symbols/ (12+) or 4.5's shared_data (frames.h), with thread
 // and process names from wherever the bundle has them: form.template and
-// the thread-name, thread-info and process-info tables (threads.h). A part
-// that cannot be read is left out with a warning (diagnostics.h).
+// the thread-name, thread-info and process-info tables (threads.h); the
+// tables of intervals and events of the catalogue (tables/catalogue.h:
+// signposts, thermal states, life-cycle periods, hangs, run loops), their
+// rows decoded by interval_rows.h for the catalogue's consumers; and the
+// allocations of Allocations runs (allocation_runs.h). A part that cannot be
+// read is left out with a warning (diagnostics.h).
 //
 // Not read (yet): sample tables other than time-profile (cpu-profile,
 // counters-profile and time-sample are named in the error of a bundle that

@@ -53,7 +53,7 @@ Status UndecodedSamplesError(std::string_view kind, const std::vector<Table>& ta
 
 }  // namespace
 
-Status LeftOutParts::LeaveOut(std::string_view code, const std::string& part, const Status& error,
+Status LeftOutParts::LeaveOut(WarningCode code, const std::string& part, const Status& error,
                               const std::string& lost, PartRole role) {
   const std::string& path = error.path();
   std::string what = std::string(ErrorCodeName(error.code())) + ": " + error.message();
@@ -72,16 +72,16 @@ Status LeftOutParts::LeaveOut(std::string_view code, const std::string& part, co
   } else {
     message = part + " left out: " + root_ + path + " is damaged (" + lost + "): " + what;
   }
-  return Record(error, std::string(code), std::move(message), role);
+  return Record(error, code, std::move(message), role);
 }
 
-Status LeftOutParts::Record(const Status& error, std::string code, std::string message,
+Status LeftOutParts::Record(const Status& error, WarningCode code, std::string message,
                             PartRole role) {
   if (error.code() == ErrorCode::kLimitExceeded) {
     if (!ended_) ended_ = error;
     return error;
   }
-  builder_.AddWarning(std::move(code), std::move(message));
+  builder_.AddWarning(code, std::move(message));
   if (role == PartRole::kSamples && !first_) first_ = error;
   return OkStatus();
 }

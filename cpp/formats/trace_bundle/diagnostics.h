@@ -45,10 +45,10 @@ class LeftOutParts {
   //   samples): BUNDLE_CORRUPT: … (at byte 4096)
   // Returns `error` instead when it ends the import (a limit reached is no
   // damage), and keeps it as ended().
-  Status LeaveOut(std::string_view code, const std::string& part, const Status& error,
+  Status LeaveOut(WarningCode code, const std::string& part, const Status& error,
                   const std::string& lost, PartRole role);
   // The same, with a message of the caller's (Located() spells its paths).
-  Status Record(const Status& error, std::string code, std::string message, PartRole role);
+  Status Record(const Status& error, WarningCode code, std::string message, PartRole role);
   // `error` with the bundle's folder before its path.
   Status Located(const Status& error) const { return Status(error).WithPathPrefix(root_); }
 

@@ -5,9 +5,9 @@
 #include <set>
 #include <string_view>
 
+#include "base/identifiers.h"
 #include "base/text.h"
 #include "container/keyed_archive.h"
-#include "formats/names.h"
 
 namespace instrumentscope::trace_bundle {
 namespace {

@@ -1,7 +1,7 @@
 #include "formats/trace_bundle/frames.h"
 
+#include "base/identifiers.h"
 #include "base/text.h"
-#include "formats/names.h"
 #include "formats/trace_bundle/legacy_sampler.h"
 
 namespace instrumentscope::trace_bundle {
@@ -123,7 +123,7 @@ const SymbolArchive* FrameNamer::Archive(const ImageUuid& uuid) {
     // A limit reached is kept by left_out_ (ended()), and ends the import
     // once the table being read is.
     Status status = archive.status();
-    left_out_.LeaveOut("SYMBOLS_UNREADABLE", "a symbol archive", status.WithPath(path),
+    left_out_.LeaveOut(WarningCode::kSymbolsUnreadable, "a symbol archive", status.WithPath(path),
                        "the names of its image's functions: their frames stay addresses",
                        PartRole::kDetails);
     return nullptr;
@@ -148,7 +148,7 @@ const std::map<int64_t, SymbolTable>& FrameNamer::SharedDataSymbols(uint32_t run
       std::string number = std::to_string(run);
       // A limit reached is kept as left_out_.ended(), as for archives.
       left_out_.LeaveOut(
-          "SYMBOLS_UNREADABLE", "a symbols zip of run " + number,
+          WarningCode::kSymbolsUnreadable, "a symbols zip of run " + number,
           status.WithPath(member_path.empty() ? path : member_path),
           "the names of run " + number + "'s functions it holds: their frames stay addresses",
           PartRole::kDetails);

@@ -5,7 +5,7 @@
 
 #include "base/byte_reader.h"
 #include "base/checked_math.h"
-#include "formats/names.h"
+#include "base/identifiers.h"
 
 namespace instrumentscope::trace_bundle {
 namespace {

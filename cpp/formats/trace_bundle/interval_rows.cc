@@ -1,10 +1,10 @@
 #include "formats/trace_bundle/interval_rows.h"
 
-#include <array>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "formats/trace_bundle/bundle_context.h"
@@ -64,11 +64,12 @@ class RowDecoder final : public tables::RowContext {
   const std::string& missing() const { return missing_; }
   tables::RoleSet roles() const { return roles_; }
 
+  // Fills the roles of the table's columns; the others stay as they were (absent).
   Status Decode(const Row& row, TypedRow* typed) {
-    typed->Clear();
     for (const BoundColumn& column : columns_) {
       uint64_t raw = row.Get(column.slot);
       Value& value = (*typed)[column.role];
+      value = Value();
       value.number = raw;
       switch (column.type) {
         case ValueType::kTime:
@@ -128,21 +129,27 @@ class RowDecoder final : public tables::RowContext {
       ASSIGN_OR_RETURN(value->text, String(ref));
       return OkStatus();
     }
-    std::optional<std::string> text;
-    ASSIGN_OR_RETURN(text, Message(ref));
-    if (!text) {
-      value->unreadable = true;
-      return OkStatus();
+    // Rows repeat messages (a typed array is stored once and referred to):
+    // each is made text once.
+    auto known = message_texts_.find(ref);
+    if (known == message_texts_.end()) {
+      std::optional<std::string> text;
+      ASSIGN_OR_RETURN(text, Message(ref));
+      if (!text) {
+        value->unreadable = true;
+        return OkStatus();
+      }
+      known = message_texts_.emplace(ref, std::move(*text)).first;
     }
-    std::string& kept = message_texts_[static_cast<size_t>(column.role)];
-    kept = std::move(*text);
-    value->text = kept;
+    value->text = known->second;
     return OkStatus();
   }
 
   Result<std::string_view> String(uint64_t index) {
-    const std::vector<std::string>* strings;
-    ASSIGN_OR_RETURN(strings, run_.references.Strings());
+    if (!strings_) {
+      ASSIGN_OR_RETURN(strings_, run_.references.Strings());
+    }
+    const std::vector<std::string>* strings = strings_;
     if (index >= strings->size()) {
       return Status(ErrorCode::kBundleCorrupt, "string " + std::to_string(index) + " is past the " +
                                                    std::to_string(strings->size()) +
@@ -161,7 +168,7 @@ class RowDecoder final : public tables::RowContext {
         run_.messages_unreadable = true;
         std::string run = "run " + std::to_string(table_.run());
         RETURN_IF_ERROR(bundle_.left_out.LeaveOut(
-            "MESSAGES_UNREADABLE", run + "'s messages", messages.status(),
+            WarningCode::kMessagesUnreadable, run + "'s messages", messages.status(),
             "the messages of its signposts: they are labelled with their format strings",
             PartRole::kDetails));
         return std::optional<std::string>();
@@ -182,8 +189,9 @@ class RowDecoder final : public tables::RowContext {
   std::string missing_;
   bool thread_processes_ = false;
   std::map<uint64_t, RunReferences::Thread> threads_;  // by reference
+  const std::vector<std::string>* strings_ = nullptr;  // the run's, once read
   std::optional<MessageReader> messages_;
-  std::array<std::string, tables::kRoles> message_texts_;
+  std::unordered_map<uint64_t, std::string> message_texts_;  // by reference
 };
 
 // Every row of `rows` through the entry's consumer; the first row that
@@ -231,7 +239,7 @@ Status ReadIntervalTable(BundleContext& bundle, const Table& table, const tables
   }
   result->left_out = true;
   std::string number = std::to_string(table.run());
-  return bundle.left_out.LeaveOut("TABLE_UNREADABLE",
+  return bundle.left_out.LeaveOut(WarningCode::kTableUnreadable,
                                   "the " + table.name() + " table of run " + number, status,
                                   std::string(entry.lost), PartRole::kDetails);
 }

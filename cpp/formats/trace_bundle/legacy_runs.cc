@@ -124,7 +124,7 @@ Status ImportLegacyRuns(BundleContext& bundle) {
       // Not the import's error when every run lacks its archive:
       // NoSamplesError says what to copy.
       RETURN_IF_ERROR(bundle.left_out.LeaveOut(
-          "LEGACY_RUN_UNREADABLE", run,
+          WarningCode::kLegacyRunUnreadable, run,
           Status(ErrorCode::kBundleCorrupt, "the run archive is missing")
               .WithPath(files.archive_path),
           "its samples: " + files.sampler_path + " cannot be read without the backtraces it holds",
@@ -135,7 +135,7 @@ Status ImportLegacyRuns(BundleContext& bundle) {
     std::optional<uint64_t> count;
     Status status = ReadLegacyRun(bundle, files, &samples, &count);
     if (!status.ok()) {
-      RETURN_IF_ERROR(bundle.left_out.LeaveOut("BUNDLE_PART_UNREADABLE", run, status,
+      RETURN_IF_ERROR(bundle.left_out.LeaveOut(WarningCode::kBundlePartUnreadable, run, status,
                                                ItsSamples(count), PartRole::kSamples));
       continue;
     }

@@ -5,6 +5,7 @@
 
 #include "base/byte_reader.h"
 #include "base/checked_math.h"
+#include "base/identifiers.h"
 #include "base/text.h"
 
 namespace instrumentscope::trace_bundle {

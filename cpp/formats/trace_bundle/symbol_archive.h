@@ -15,7 +15,6 @@
 
 #include "base/byte_span.h"
 #include "base/status.h"
-#include "formats/names.h"
 #include "model/profile.h"
 
 namespace instrumentscope::trace_bundle {

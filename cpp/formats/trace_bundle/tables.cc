@@ -134,7 +134,8 @@ Result<Uniquer> RunReferences::OpenArrays() {
       // An index that cannot be read is one lost: the arrays are still found.
       std::string run = "run " + std::to_string(run_.number);
       RETURN_IF_ERROR(left_out_.LeaveOut(
-          "BUNDLE_PART_UNREADABLE", run + "'s uniquer index", damaged.WithPath(index_path),
+          WarningCode::kBundlePartUnreadable, run + "'s uniquer index",
+          damaged.WithPath(index_path),
           "where " + run + "'s arrays are: they are found by scanning integeruniquer.data instead",
           PartRole::kDetails));
     }

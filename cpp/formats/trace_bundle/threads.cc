@@ -70,7 +70,7 @@ Status ReadNames(BundleContext& bundle, const Table& table, std::string_view nam
   }();
   if (status.ok()) return status;
   std::string number = std::to_string(table.run());
-  return bundle.left_out.LeaveOut("THREAD_NAMES_UNREADABLE",
+  return bundle.left_out.LeaveOut(WarningCode::kThreadNamesUnreadable,
                                   "the " + table.name() + " table of run " + number, status,
                                   "run " + number + "'s " + std::string(names), PartRole::kDetails);
 }

@@ -78,9 +78,9 @@ Status ImportTimeProfile(BundleContext& bundle, const Table& table) {
   std::optional<uint64_t> events;
   Status status = ReadSamples(bundle, table, bundle.Run(table.store.run), &samples, &events);
   if (!status.ok()) {
-    return bundle.left_out.LeaveOut("BUNDLE_PART_UNREADABLE", "run " + std::to_string(table.run()),
-                                    status, Lost(status, table.store.run, events),
-                                    PartRole::kSamples);
+    return bundle.left_out.LeaveOut(WarningCode::kBundlePartUnreadable,
+                                    "run " + std::to_string(table.run()), status,
+                                    Lost(status, table.store.run, events), PartRole::kSamples);
   }
   bundle.builder.AddTable(
       TableSummary{table.run(), std::string(kTimeProfileTable), samples.size(), true});

@@ -2,8 +2,8 @@
 
 #include <utility>
 
+#include "base/identifiers.h"
 #include "base/text.h"
-#include "formats/names.h"
 
 namespace instrumentscope::xctrace_xml {
 

@@ -4,8 +4,8 @@
 #include <utility>
 
 #include "base/text.h"
-#include "formats/durations.h"
 #include "formats/xctrace_xml/labels.h"
+#include "tables/durations.h"
 
 namespace instrumentscope::xctrace_xml {
 
@@ -31,7 +31,7 @@ bool IntervalRows::StartTable(const tables::TableEntry& entry, const std::vector
     columns_[static_cast<size_t>(column - columns.begin())] = BoundColumn{spec.role, spec.type};
   }
   if (!missing.empty()) {
-    builder_.AddWarning("TABLE_UNREADABLE",
+    builder_.AddWarning(WarningCode::kTableUnreadable,
                         "the " + std::string(entry.schema) + " table of run " +
                             std::to_string(run) + " left out (" + std::string(entry.lost) +
                             "): " + tables::MissingColumnsMessage(entry, missing));
@@ -85,7 +85,7 @@ void IntervalRows::AssignDuration(const OpenElement& cell, const Value& value, t
     // All ones is no number of nanoseconds but "still going" (durations.h);
     // past int64, it is looked for only when no number is read.
     auto digits = ParseDecimal<uint64_t>(CellText(value, texts_));
-    if (digits && StillGoing(*digits)) {
+    if (digits && tables::StillGoing(*digits)) {
       to->present = true;
       to->number = *digits;
       return;

@@ -1,7 +1,7 @@
 #include "formats/xctrace_xml/stacks.h"
 
+#include "base/identifiers.h"
 #include "base/text.h"
-#include "formats/names.h"
 #include "formats/xctrace_xml/labels.h"
 
 namespace instrumentscope::xctrace_xml {

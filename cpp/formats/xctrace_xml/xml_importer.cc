@@ -88,13 +88,13 @@ Status XmlImporter::Finish() {
                       : "the interval and event tables in this export have no rows");
   }
   if (uint64_t rows = reader_.rows().rows_without_weight()) {
-    builder_.AddWarning("ROWS_WITHOUT_WEIGHT",
+    builder_.AddWarning(WarningCode::kRowsWithoutWeight,
                         Plural(rows, "row") + " had no weight and were left out");
   }
   if (uint64_t rows = reader_.rows().rows_without_thread()) {
-    builder_.AddWarning("ROWS_WITHOUT_THREAD", Plural(rows, "row") +
-                                                   " named no thread; they appear under "
-                                                   "\"Unknown Thread\"");
+    builder_.AddWarning(WarningCode::kRowsWithoutThread, Plural(rows, "row") +
+                                                             " named no thread; they appear under "
+                                                             "\"Unknown Thread\"");
   }
   return OkStatus();
 }

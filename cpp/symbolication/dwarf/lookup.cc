@@ -4,7 +4,7 @@
 #include <optional>
 #include <utility>
 
-#include "formats/names.h"
+#include "base/identifiers.h"
 #include "symbolication/dwarf/codes.h"
 #include "symbolication/dwarf/forms.h"
 

@@ -1,12 +1,16 @@
-#include "demangle/frames.h"
+#include "symbolication/demangle_frames.h"
 
 #include <string>
 #include <unordered_map>
 
 #include "demangle/demangle.h"
 
-namespace instrumentscope::demangle {
+namespace instrumentscope {
 namespace {
+
+using demangle::Demangle;
+using demangle::MayBeMangled;
+using demangle::Style;
 
 // Functions a folded body's full name lists; the others are counted.
 constexpr size_t kFoldedListed = 3;
@@ -53,4 +57,4 @@ void DemangleFrameNames(ProfileGroup* group, Style style) {
   }
 }
 
-}  // namespace instrumentscope::demangle
+}  // namespace instrumentscope

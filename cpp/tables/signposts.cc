@@ -1,8 +1,8 @@
-#include "formats/signposts.h"
+#include "tables/signposts.h"
 
-#include "formats/names.h"
+#include "base/identifiers.h"
 
-namespace instrumentscope {
+namespace instrumentscope::tables {
 namespace {
 
 constexpr std::string_view kDash = " \xE2\x80\x94 ";  // " — "
@@ -34,4 +34,4 @@ std::string SignpostLabel(std::string_view name, std::string_view id, std::strin
   return label;
 }
 
-}  // namespace instrumentscope
+}  // namespace instrumentscope::tables

@@ -2,15 +2,15 @@
 // exports: a duration of all ones means the interval was still going when the
 // recording stopped [26.0: a life-cycle-period row], which is drawn to the end
 // of its run like any interval that never ended, not refused as damage.
-#ifndef INSTRUMENTSCOPE_FORMATS_DURATIONS_H_
-#define INSTRUMENTSCOPE_FORMATS_DURATIONS_H_
+#ifndef INSTRUMENTSCOPE_TABLES_DURATIONS_H_
+#define INSTRUMENTSCOPE_TABLES_DURATIONS_H_
 
 #include <cstdint>
 #include <optional>
 
 #include "model/profile_builder.h"
 
-namespace instrumentscope {
+namespace instrumentscope::tables {
 
 // Whether a duration of `bits` bits (a bundle may pack it in fewer than 64)
 // is all ones: still going when the recording stopped.
@@ -29,6 +29,6 @@ inline std::optional<int64_t> IntervalEnd(int64_t start, uint64_t duration, uint
   return start + static_cast<int64_t>(duration);
 }
 
-}  // namespace instrumentscope
+}  // namespace instrumentscope::tables
 
-#endif  // INSTRUMENTSCOPE_FORMATS_DURATIONS_H_
+#endif  // INSTRUMENTSCOPE_TABLES_DURATIONS_H_

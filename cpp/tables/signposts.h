@@ -1,8 +1,8 @@
 // What the bundle and export readers share about os_signpost: how a row's
 // event type pairs, how sources are named and intervals labelled, as
 // Instruments shows them.
-#ifndef INSTRUMENTSCOPE_FORMATS_SIGNPOSTS_H_
-#define INSTRUMENTSCOPE_FORMATS_SIGNPOSTS_H_
+#ifndef INSTRUMENTSCOPE_TABLES_SIGNPOSTS_H_
+#define INSTRUMENTSCOPE_TABLES_SIGNPOSTS_H_
 
 #include <cstdint>
 #include <string>
@@ -10,7 +10,7 @@
 
 #include "model/event_pairing.h"
 
-namespace instrumentscope {
+namespace instrumentscope::tables {
 
 // OS_SIGNPOST_ID_EXCLUSIVE: the signpost's name alone tells its intervals apart.
 inline constexpr uint64_t kExclusiveSignpostId = 0xEEEEB0B5B2B2EEEE;
@@ -28,6 +28,6 @@ std::string SignpostIdText(uint64_t identifier);
 // "Load feed — id 0x1a: 3 items": the id left out when empty, the message too.
 std::string SignpostLabel(std::string_view name, std::string_view id, std::string_view message);
 
-}  // namespace instrumentscope
+}  // namespace instrumentscope::tables
 
-#endif  // INSTRUMENTSCOPE_FORMATS_SIGNPOSTS_H_
+#endif  // INSTRUMENTSCOPE_TABLES_SIGNPOSTS_H_
