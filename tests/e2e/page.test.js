@@ -4,7 +4,7 @@
 // for byte; bad input reaches `error` with a readable explanation; and no
 // request ever leaves the page's origin. Screenshots land in test-artifacts/e2e.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -103,7 +103,7 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
     // The status line counts the names, and the bodies the linker folded from
     // several functions; the few left unnamed are no SYMBOLS_MISSING.
     const status = await page.textContent('#status');
-    assert.match(status, /883 of 993 frames named \(88\.9%\), 34 folded \(<deduplicated_symbol>\)/);
+    assert.match(status, /883 of 993 sampled frames named \(88\.9%\); 34 are code the linker folded from several functions \(<deduplicated_symbol>, as Instruments shows it\)/);
     assert.doesNotMatch(status, /SYMBOLS_MISSING/);
     await saveScreenshot(page, 'instruments-26-swiftui');
     assertCleanPage(page);
@@ -114,7 +114,7 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
     await page.setInputFiles('#file-input', corpusFile(BARE_ADDRESSES));
     assert.equal(await settledState(page), 'loaded');
     const status = await page.textContent('#status');
-    assert.match(status, /5 of 50 frames named \(10%\)/);
+    assert.match(status, /5 of 50 sampled frames named \(10%\)/);
     assert.match(status, /SYMBOLS_MISSING: unnamed frames make up 87% of the flame graph of find 0xe9f21 — find \(pid 23759\): 45 frames in 98 samples at bare addresses\. Give the app's binary or dSYM with the address it was loaded at/);
     await saveScreenshot(page, 'symbols-missing');
     assertCleanPage(page);
@@ -288,7 +288,7 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
     const seen = await page.evaluate((text) => new Promise((resolve) => {
       const detail = document.getElementById('progress-detail');
       const observer = new MutationObserver(() => {
-        if (!/MB of 48 MB/.test(detail.textContent)) return;
+        if (!/MiB of 48\.\d\d MiB/.test(detail.textContent)) return;
         observer.disconnect();
         resolve({
           state: document.body.dataset.state,
@@ -502,9 +502,23 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
       await dropPath(damaged, built.framesExport);
       assert.equal(await settledState(damaged), 'loaded');
       assert.ok(stacksOf((await downloadedJson(damaged)).text).flat().every((frame) => frame.name.startsWith('0x')));
+
+      // A 32-bit binary dropped beside the export is a symbol file, as the core
+      // tells by its first bytes, not a second recording: refused as one.
+      const thin32 = join(dir, 'program32');
+      const header = Buffer.alloc(4096);
+      header.writeUInt32LE(0xfeedface, 0);  // MH_MAGIC: 32-bit
+      header.writeUInt32LE(12, 4);  // CPU_TYPE_ARM
+      writeFileSync(thin32, header);
+      const old = await openPage(session);
+      await dropPath(old, [thin32, built.framesExport]);
+      assert.equal(await settledState(old), 'error');
+      assert.match(await old.textContent('#error-title'), /Could not read the symbol file program32/);
+      assert.equal(await old.textContent('#error-code'), 'MACHO_UNSUPPORTED');
       assertCleanPage(page);
       assertCleanPage(later);
       assertCleanPage(damaged);
+      assertCleanPage(old);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -90,7 +90,7 @@ test('Instruments 26: folded code is <deduplicated_symbol>, counted by --list an
     const list = await run(bundle, '--list');
     assert.equal(list.code, 0, list.stderr);
     assert.ok(list.stdout.includes('\nNames: 883 of 993 sampled frames named (88.9%); 34 are code the linker folded ' +
-      'from several functions, <deduplicated_symbol> as Instruments shows it (--full-names lists the functions)\n'));
+      'from several functions (<deduplicated_symbol>, as Instruments shows it) (--full-names lists the functions)\n'));
     // One warning for the run loop iterations of both threads still open at the end.
     assert.equal(list.stdout.split('\n').filter((line) => line.startsWith('warning: ')).length, 1);
     const names = async (...flags) => JSON.parse((await run(bundle, ...flags)).stdout).shared.frames.map((frame) => frame.name);

@@ -4,19 +4,22 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { cpuOrder, formatDuration, plural, profileAmount, profileLabel, shortenName } from '../../web/src/labels.js';
+import { cpuOrder, plural, profileAmount, profileLabel, shortenName } from '../../web/src/labels.js';
 import { formatList } from '../../web/src/listing.js';
 
 const PROCESS = 'StruxMacApp.app (pid 18689)';
 
-// A summary's profile entry, as cpp/report/summary.cc writes one.
+// A summary's profile entry, as cpp/report/summary.cc writes one: unless
+// given, its listed name is its name's parts other than the process and run.
 function profile(fields) {
   const threadName = fields.threadName ?? '';
+  const name = fields.name ?? `${threadName} — ${PROCESS}`;
+  const listedName = name.split(' — ').filter((part) => part !== PROCESS && !/^run \d+$/.test(part));
   return {
     kind: 'thread', unit: 'nanoseconds', startValue: 0, endValue: 1e9, threadName,
     threadLabel: threadName || 'unnamed thread', tid: 0, processName: 'StruxMacApp.app', pid: 18689,
     processLabel: PROCESS, run: 1, table: 'time-profile', sampleCount: 0, sampleWeight: 0, threads: 1,
-    intervalSource: null, lane: 0, intervalName: '', name: `${threadName} — ${PROCESS}`, ...fields,
+    intervalSource: null, lane: 0, intervalName: '', name, listedName, ...fields,
   };
 }
 
@@ -40,28 +43,27 @@ test('shortenName keeps short names, and the start, end and thread id of long on
   assert.match(emoji, /^🔥+…🔥+$/u);
 });
 
-test('counts and durations read as a person writes them', () => {
+test('counts read as a person writes them', () => {
   assert.equal(plural(1, 'sample'), '1 sample');
   assert.equal(plural(10263, 'sample'), '10,263 samples');
-  assert.equal(formatDuration(12_345_678_901), '12.3 s');
-  assert.equal(formatDuration(450_000_000), '450 ms');
-  assert.equal(formatDuration(5_200_000), '5.2 ms');
-  assert.equal(formatDuration(2e9), '2 s');
-  assert.equal(formatDuration(7200e9), '7200 s');
-  assert.equal(formatDuration(800), '800 ns');
-  assert.equal(formatDuration(0), '0 ns');
 });
 
 test('profiles are labelled without the process and run their listing shows', () => {
   assert.equal(profileLabel(thread('Main Thread 0x461dcb', 956)), 'Main Thread 0x461dcb');
-  const all = profile({ kind: 'all-threads', name: `All threads — ${PROCESS} — run 2`, run: 2, threads: 1145, sampleCount: 10263 });
+  const all = profile({
+    kind: 'all-threads', name: `All threads — ${PROCESS} — run 2`, listedName: ['All threads'], run: 2, threads: 1145,
+    sampleCount: 10263,
+  });
   assert.equal(profileLabel(all), 'All threads');
   assert.equal(profileAmount(all), '10,263 samples, 1,145 threads');
-  const during = profile({ kind: 'during', name: `Main Thread 0x461dcb — during hangs (4, 2.3 s) — ${PROCESS}`, sampleCount: 120 });
+  const during = profile({
+    kind: 'during', name: `Main Thread 0x461dcb — during hangs (4, 2.3 s) — ${PROCESS}`,
+    listedName: ['Main Thread 0x461dcb', 'during hangs (4, 2.3 s)'], sampleCount: 120,
+  });
   assert.equal(profileLabel(during), 'Main Thread 0x461dcb — during hangs (4, 2.3 s)');
   const lane = profile({
     kind: 'intervals', name: `Points of Interest — com.example.app / Networking — ${PROCESS} — run 2 — lane 2`,
-    run: 2, sampleCount: 12, lane: 2,
+    listedName: ['Points of Interest — com.example.app / Networking', 'lane 2'], run: 2, sampleCount: 12, lane: 2,
   });
   assert.equal(profileLabel(lane), 'Points of Interest — com.example.app / Networking — lane 2');
   assert.equal(profileAmount(lane), '12 intervals');
@@ -104,12 +106,12 @@ test('--list: CPU tables with pools and all threads, then intervals, samples dur
     ],
     intervalSources: [{
       run: 1, table: 'os-signpost', name: 'Points of Interest — com.apple.Strux / default',
-      processLabel: PROCESS, pid: 18689, intervals: 135, totalDuration: 12_345_678_901, lanes: 2,
+      processLabel: PROCESS, pid: 18689, intervals: 135, totalDuration: 12_345_678_901, totalDurationText: '12.3 s', lanes: 2,
       names: [{ name: 'Load feed', intervals: 12, totalDuration: 8e8 }, { name: 'Tap', intervals: 9, totalDuration: 0 }],
       nameCount: 7,
     }, {
       run: 1, table: 'device-thermal-state-intervals', name: 'Thermal State',
-      processLabel: '', pid: null, intervals: 1, totalDuration: 90e9, lanes: 1,
+      processLabel: '', pid: null, intervals: 1, totalDuration: 90e9, totalDurationText: '90 s', lanes: 1,
       names: [{ name: 'Nominal', intervals: 1, totalDuration: 90e9 }], nameCount: 1,
     }],
     tables: [
@@ -118,7 +120,9 @@ test('--list: CPU tables with pools and all threads, then intervals, samples dur
       { run: 1, schema: 'virtual-memory', rows: 40, cpuSamples: false, intervals: true },
       { run: 1, schema: 'kdebug', rows: 11660, cpuSamples: false, intervals: false },
     ],
-    naming: { sampledFrames: 3280, unnamedFrames: 43, images: [], folded: [] },
+    naming: {
+      sampledFrames: 3280, unnamedFrames: 43, images: [], folded: [], text: '3,237 of 3,280 sampled frames named (98.6%)',
+    },
     warnings: [],
   };
   assert.equal(formatList(summary), `Instruments: Time Profiler, Points of Interest
@@ -157,13 +161,13 @@ test('--list shortens long thread names and lists a run of intervals alone', () 
     ],
     intervalSources: [{
       run: 2, table: 'potential-hangs', name: 'Hangs', processLabel: PROCESS, pid: 18689, intervals: 4,
-      totalDuration: 2_300_000_000, lanes: 1, names: [], nameCount: 0,
+      totalDuration: 2_300_000_000, totalDurationText: '2.3 s', lanes: 1, names: [], nameCount: 0,
     }],
     tables: [
       { run: 1, schema: 'time-profile', rows: 3, cpuSamples: true, intervals: false },
       { run: 2, schema: 'potential-hangs', rows: 4, cpuSamples: false, intervals: true },
     ],
-    naming: { sampledFrames: 0, unnamedFrames: 0, images: [], folded: [] },
+    naming: { sampledFrames: 0, unnamedFrames: 0, images: [], folded: [], text: '' },
     warnings: [{ code: 'W', message: 'a warning' }],
   };
   const lines = formatList(summary).trimEnd().split('\n');

@@ -6,8 +6,10 @@
 
 import { ImportError } from './src/index.js';
 import { filesOfDirectory } from './src/input.js';
-import { Selections, importKept, release, wholeJson } from './src/kept.js';
-import { allocationCount, busiestFirst, cpuOrder, plural, profileAmount, profileLabel } from './src/labels.js';
+import { Selections, fileRole, importKept, release, wholeJson } from './src/kept.js';
+import {
+  allocationCount, busiestFirst, cpuOrder, formatBytes, plural, profileAmount, profileLabel,
+} from './src/labels.js';
 
 import { HINTS, SYMBOLS_HINT } from './hints.js';
 
@@ -54,22 +56,6 @@ function setState(state) {
 
 function setStatus(text) {
   element('status').textContent = text;
-}
-
-function formatBytes(bytes) {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
-
-function formatCount(count) {
-  return count.toLocaleString('en');
 }
 
 function showProgress({ stage, bytesRead, bytesTotal, samples }) {
@@ -157,8 +143,8 @@ async function open(input) {
     setState('loaded');
     setStatus(`${name}: ${contentsText(summary)}` +
       (summary.instruments.length ? `, recorded with ${summary.instruments.join(', ')}` : '') +
-      (summary.symbolication ? `. ${symbolicationText(summary.symbolication)}` : '') +
-      `. ${namingText(summary.naming)}` +
+      (summary.symbolication ? `. ${capitalized(summary.symbolication.text)}` : '') +
+      (summary.naming.text ? `. ${capitalized(summary.naming.text)}` : '') +
       summary.warnings.map((warning) => `. ${warning.code}: ${warning.message}`).join(''));
   } catch (error) {
     if (importController !== controller) return;
@@ -203,17 +189,9 @@ function contentsText({ profiles, intervalSources }) {
   return parts.join(', ');
 }
 
-function namingText({ sampledFrames, unnamedFrames, folded }) {
-  const named = sampledFrames - unnamedFrames - folded.length;
-  const share = sampledFrames ? ` (${Math.floor((named / sampledFrames) * 1000) / 10}%)` : '';
-  const text = `${formatCount(named)} of ${plural(sampledFrames, 'frame')} named${share}`;
-  // Code the linker shared among functions: named as Instruments names it.
-  return folded.length ? `${text}, ${formatCount(folded.length)} folded (<deduplicated_symbol>)` : text;
-}
-
-function symbolicationText({ unnamedFrames, namedFrames, filesUsed }) {
-  return `Named ${formatCount(namedFrames)} of ${plural(unnamedFrames, 'unnamed frame')}` +
-    (filesUsed.length ? ` from ${filesUsed.join(', ')}` : '');
+/** A sentence of the core's, begun as one. */
+function capitalized(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 // Run, process and thread pickers. Runs and processes are listed busiest
@@ -449,20 +427,19 @@ function droppedItems(dataTransfer) {
   return text ? [new File([text], 'dropped text')] : [];
 }
 
-// Mach-O: 64-bit thin (CF FA ED FE) or universal (CA FE BA BE / BF).
-async function isMachO(file) {
-  const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
-  const magic = [...head].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-  return ['cffaedfe', 'cafebabe', 'cafebabf'].includes(magic);
+/** A file's role as the core sniffs it; 'unknown' when the core cannot say (its error shows on import). */
+function roleOf(file) {
+  return fileRole(file).catch(() => 'unknown');
 }
 
 /**
  * Sorts dropped items into symbol files (a .dSYM, .app, .framework or
- * .xcarchive folder, a zip whose name says dSYM, as App.dSYM.zip or App Store
- * Connect's appDsyms.zip,
- * a Mach-O binary; with `allSymbols`, anything) and at most one recording,
- * then opens the recording with every symbol file given so far, or the open
- * one again with the new ones.
+ * .xcarchive folder; a file the core says is a Mach-O binary or dSYM; a zip
+ * whose name says dSYM, as App.dSYM.zip or App Store Connect's appDsyms.zip,
+ * since whether a zip holds a bundle or symbols only its names say; with
+ * `allSymbols`, anything) and at most one recording, then opens the
+ * recording with every symbol file given so far, or the open one again with
+ * the new ones.
  */
 async function take(items, allSymbols = false) {
   let recording = null;
@@ -470,7 +447,8 @@ async function take(items, allSymbols = false) {
   for (const item of items) {
     if (item.isDirectory && /\.(dSYM|app|framework|xcarchive)$/i.test(item.name)) {
       added.push(...await filesOfDirectory(item));
-    } else if (!item.isDirectory && (allSymbols || /dsym.*\.zip$/i.test(item.name) || await isMachO(item))) {
+    } else if (!item.isDirectory &&
+      (allSymbols || /dsym.*\.zip$/i.test(item.name) || await roleOf(item) === 'symbols')) {
       added.push({ path: item.name, data: item });
     } else {
       recording ??= item;

@@ -15,7 +15,6 @@ import { setFlagsFromString } from 'node:v8';
 
 import { demangleHere, importHere } from './core.js';
 import { CHUNK_BYTES } from './input.js';
-import { plural } from './labels.js';
 import { formatList } from './listing.js';
 import { ImportError } from './node.js';
 
@@ -206,11 +205,6 @@ async function symbolFiles(settings = []) {
   return files;
 }
 
-function symbolicationNote(report) {
-  const files = report.filesUsed.length ? ` from ${report.filesUsed.join(', ')}` : '';
-  return `named ${report.namedFrames.toLocaleString('en')} of ${plural(report.unnamedFrames, 'unnamed frame')}${files}`;
-}
-
 // A file's bytes a chunk at a time, read into one reused buffer: the core has
 // copied each chunk before it asks for the next.
 async function* fileChunks(path) {
@@ -344,7 +338,7 @@ async function main() {
   }
 
   if (summary.symbolication) {
-    process.stderr.write(`instrumentscope: ${symbolicationNote(summary.symbolication)}\n`);
+    process.stderr.write(`instrumentscope: ${summary.symbolication.text}\n`);
   }
   if (values.list) {
     await writeText(formatList(summary), values.output);

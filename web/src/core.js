@@ -273,6 +273,22 @@ export async function demangleHere(names, style, options = {}) {
   return core.demangleNames(names, style);
 }
 
+/**
+ * What a file is, by its first bytes (a Uint8Array; 4 KiB suffice):
+ * 'recording', 'symbols' (a Mach-O binary or dSYM) or 'unknown', as the core
+ * sniffs it.
+ */
+export async function fileRoleHere(prefix, options = {}) {
+  const core = await loadCore(options);
+  const buffer = call(core, '_malloc', Math.max(prefix.byteLength, 1));
+  try {
+    core.HEAPU8.set(prefix, buffer);
+    return core.fileRole(buffer, prefix.byteLength);
+  } finally {
+    core._free(buffer);
+  }
+}
+
 /** The bytes of the files the core reads (others come empty), one by one. */
 async function* readFiles(files, wanted) {
   const empty = new Uint8Array(0);

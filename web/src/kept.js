@@ -4,7 +4,7 @@
 // public API (index.js is).
 
 import { prepareImport } from './prepare.js';
-import { importInWorker, keptJsonInWorker, releaseInWorker } from './worker-client.js';
+import { fileRoleInWorker, importInWorker, keptJsonInWorker, releaseInWorker } from './worker-client.js';
 
 /**
  * Imports `input` (anything importTrace takes) in the worker and keeps the
@@ -48,6 +48,17 @@ export class Selections {
     const body = await this.bodies.get(key);
     return new Blob([body, `,"activeProfileIndex":${active}}\n`], { type: 'application/json' });
   }
+}
+
+/** The bytes the core needs to tell what a file is. */
+const ROLE_BYTES = 4096;
+
+/**
+ * What a dropped or picked file is, as the core sniffs its first bytes:
+ * 'recording', 'symbols' (a Mach-O binary or dSYM) or 'unknown'.
+ */
+export async function fileRole(file) {
+  return fileRoleInWorker(new Uint8Array(await file.slice(0, ROLE_BYTES).arrayBuffer()));
 }
 
 /** Frees the kept result. */

@@ -51,32 +51,17 @@ export function allocationCount(profiles) {
   return [...byProcess.values()].reduce((sum, count) => sum + count, 0);
 }
 
-const DURATION_UNITS = [[1e9, 's'], [1e6, 'ms'], [1e3, 'µs']];
-
-/**
- * Nanoseconds as the core writes them in profile names ("during hangs (4,
- * 2.3 s)"; DurationText in cpp/model/view_names.cc): "12.3 s", "812 ms".
- */
-export function formatDuration(ns) {
-  for (const [size, unit] of DURATION_UNITS) {
-    const value = ns / size;
-    if (value >= 1) return `${value < 100 ? Number(value.toPrecision(3)) : Math.round(value)} ${unit}`;
-  }
-  return `${ns} ns`;
-}
-
 /**
  * A profile as listed under its process: a thread by its label, any other
- * profile by its name without the process and run the listing already shows
- * ("All threads", "_dispatch_worker_thread2 ×5", "Main Thread 0x1a — during
- * hangs (4, 2.3 s)", "Points of Interest — com.example.app / Networking —
- * lane 2"), its first part shortened.
+ * profile by the parts of its name the core lists under its process and run
+ * (`listedName`: "All threads", "_dispatch_worker_thread2 ×5", "Main Thread
+ * 0x1a — during hangs (4, 2.3 s)", "Points of Interest — com.example.app /
+ * Networking — lane 2"), its first part shortened.
  */
 export function profileLabel(profile) {
   if (profile.kind === 'thread') return shortenName(profile.threadLabel);
-  const parts = profile.name.split(' — ')
-    .filter((part) => part !== profile.processLabel && part !== `run ${profile.run}`);
-  return [shortenName(parts[0]), ...parts.slice(1)].join(' — ');
+  const [first, ...rest] = profile.listedName;
+  return [shortenName(first), ...rest].join(' — ');
 }
 
 /**

@@ -5,7 +5,7 @@
 // events; then how much is named, and the warnings.
 
 import {
-  allocationCount, busiestFirst, cpuOrder, formatDuration, plural, profileAmount, profileLabel, shortenName,
+  allocationCount, busiestFirst, cpuOrder, plural, profileAmount, profileLabel, shortenName,
 } from './labels.js';
 
 const CPU_KINDS = ['thread', 'thread-pool', 'all-threads'];
@@ -45,7 +45,7 @@ function intervalSourceLines(sources) {
     // The most frequent names, with their counts: "SubmitScan ×93".
     const names = source.names.map(({ name, intervals }) => `${shortenName(name)} ×${intervals.toLocaleString('en')}`);
     return `    ${source.name}${process}, ${source.table}: ${plural(source.intervals, 'interval')}, ` +
-      `${formatDuration(source.totalDuration)} in all, ${plural(source.lanes, 'lane')}` +
+      `${source.totalDurationText} in all, ${plural(source.lanes, 'lane')}` +
       (names.length ? `: ${names.join(', ')}${source.names.length < source.nameCount ? ', …' : ''}` : '');
   })];
 }
@@ -117,17 +117,12 @@ export function formatList(summary) {
   const runs = [...new Set(summary.tables.map((table) => table.run))].sort((a, b) => a - b);
   for (const run of runs) lines.push(...runLines(summary, run));
   // A recording of intervals alone has no frames to name.
-  if (summary.naming.sampledFrames) lines.push(namingNote(summary.naming));
+  if (summary.naming.text) lines.push(namingNote(summary.naming));
   for (const warning of summary.warnings) lines.push(`warning: ${warning.message}`);
   return lines.join('\n') + '\n';
 }
 
-function namingNote({ sampledFrames, unnamedFrames, folded }) {
-  const named = sampledFrames - unnamedFrames - folded.length;
-  const share = sampledFrames ? ` (${Math.floor((named / sampledFrames) * 1000) / 10}%)` : '';
-  const note = `Names: ${named.toLocaleString('en')} of ${plural(sampledFrames, 'sampled frame')} named${share}`;
-  if (!folded.length) return note;
-  return `${note}; ${folded.length.toLocaleString('en')} ${folded.length === 1 ? 'is code' : 'are code'} ` +
-    'the linker folded from several functions, <deduplicated_symbol> as Instruments shows it ' +
-    '(--full-names lists the functions)';
+// The core's sentence, and where the CLI lists what folded code may be.
+function namingNote({ text, folded }) {
+  return `Names: ${text}${folded.length ? ' (--full-names lists the functions)' : ''}`;
 }

@@ -146,8 +146,8 @@ export function importInWorker(input, options, name) {
   });
 }
 
-/** A result kept by an import with options.keep, as speedscope JSON (see keptJson in core.js). */
-export function keptJsonInWorker(group, profiles, workerURL) {
+/** Sends the worker one request (`message` and its id); resolves with its result. */
+function request(message, workerURL) {
   return new Promise((resolve, reject) => {
     const id = nextId++;
     const target = ownWorker(workerURL);
@@ -157,18 +157,28 @@ export function keptJsonInWorker(group, profiles, workerURL) {
     };
     requests.set(id, {
       worker: target,
-      receive(message) {
-        if (message.type === 'done') {
+      receive(answer) {
+        if (answer.type === 'done') {
           requests.delete(id);
-          resolve(message.result.blob);
-        } else if (message.type === 'error') {
-          fail(rebuild(message.error));
+          resolve(answer.result);
+        } else if (answer.type === 'error') {
+          fail(rebuild(answer.error));
         }
       },
       fail,
     });
-    target.postMessage({ type: 'json', id, group, profiles });
+    target.postMessage({ ...message, id });
   });
+}
+
+/** A result kept by an import with options.keep, as speedscope JSON (see keptJson in core.js). */
+export async function keptJsonInWorker(group, profiles, workerURL) {
+  return (await request({ type: 'json', group, profiles }, workerURL)).blob;
+}
+
+/** What a file is, by its first bytes (see fileRoleHere in core.js). */
+export function fileRoleInWorker(prefix, workerURL) {
+  return request({ type: 'role', prefix }, workerURL);
 }
 
 /** Frees a kept result in the worker. */

@@ -3,12 +3,13 @@
 //   in:  {type: 'import', id, options, input}, {type: 'cancel', id},
 //        {type: 'chunk', id, bytes}, {type: 'end', id}   (stream inputs),
 //        {type: 'json', id, group, profiles}, {type: 'release', group}   (results kept
-//        with options.keep, see core.js)
+//        with options.keep, see core.js), {type: 'role', id, prefix} (what a file is)
 //   out: {type: 'progress', id, progress}, {type: 'pull', id} (stream inputs),
-//        {type: 'done', id, result} (typed arrays transferred; for 'json', {blob}),
+//        {type: 'done', id, result} (typed arrays transferred; for 'json', {blob};
+//        for 'role', the role),
 //        {type: 'error', id, error}
 
-import { importHere, keptJson, releaseKept } from './core.js';
+import { fileRoleHere, importHere, keptJson, releaseKept } from './core.js';
 import { ImportError } from './errors.js';
 
 const controllers = new Map();
@@ -20,7 +21,16 @@ self.onmessage = ({ data }) => {
   else if (data.type === 'chunk' || data.type === 'end') streams.get(data.id)?.deliver(data);
   else if (data.type === 'json') writeJson(data);
   else if (data.type === 'release') releaseKept(data.group);
+  else if (data.type === 'role') fileRole(data);
 };
+
+async function fileRole({ id, prefix }) {
+  try {
+    self.postMessage({ type: 'done', id, result: await fileRoleHere(prefix) });
+  } catch (error) {
+    self.postMessage({ type: 'error', id, error: describe(error) });
+  }
+}
 
 function writeJson({ id, group, profiles }) {
   try {
