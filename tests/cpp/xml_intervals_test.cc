@@ -672,7 +672,8 @@ TEST_CASE("A duration of all ones never ended, in an export as in a bundle") {
   CHECK(error.code() == ErrorCode::kXmlBadValue);
 }
 
-TEST_CASE("Hangs with CPU samples: a view of the samples during hangs") {
+// A time-profile <node>: ten 1 ms samples of App's (pid 9) main thread, from 0.
+std::string TenMillisecondsOfSamples() {
   std::string time_profile = Schema("time-profile", {{"time", "sample-time"},
                                                      {"thread", "thread"},
                                                      {"weight", "weight"},
@@ -687,11 +688,15 @@ TEST_CASE("Hangs with CPU samples: a view of the samples during hangs") {
                "<weight>1000000</weight><backtrace><frame name=\"work\" addr=\"0x10\"/>"
                "</backtrace></row>\n";
   }
+  return Node(time_profile, samples);
+}
+
+TEST_CASE("Hangs with CPU samples: a view of the samples during hangs") {
   std::string hangs =
       "<row><start-time>2000000</start-time><duration>4000000</duration>"
       "<hang-type fmt=\"Hang\">Hang</hang-type><sentinel/>" +
       Process(1, "App", 9) + "</row>\n";
-  std::string xml = Export(Node(time_profile, samples) + Node(kHangsSchema, hangs));
+  std::string xml = Export(TenMillisecondsOfSamples() + Node(kHangsSchema, hangs));
   auto group = ImportText(xml);
   INFO(group.status().ToString());
   REQUIRE(group.ok());
@@ -715,20 +720,6 @@ TEST_CASE("Hangs with CPU samples: a view of the samples during hangs") {
 }
 
 TEST_CASE("Life cycle periods from an export: samples during the busiest, as from a bundle") {
-  std::string time_profile = Schema("time-profile", {{"time", "sample-time"},
-                                                     {"thread", "thread"},
-                                                     {"weight", "weight"},
-                                                     {"stack", "backtrace"}});
-  std::string samples;
-  for (int i = 0; i < 10; ++i) {
-    samples += "<row><sample-time>" + std::to_string(i * 1000000) + "</sample-time>" +
-               (i == 0 ? "<thread id=\"1\" fmt=\"Main Thread 0x1 (App, pid: 9)\"><tid id=\"2\">1"
-                         "</tid>" +
-                             Process(3, "App", 9) + "</thread>"
-                       : "<thread ref=\"1\"/>") +
-               "<weight>1000000</weight><backtrace><frame name=\"work\" addr=\"0x10\"/>"
-               "</backtrace></row>\n";
-  }
   std::string life_schema = Schema("life-cycle-period", {{"start", "start-time"},
                                                          {"duration", "duration"},
                                                          {"process", "process"},
@@ -736,7 +727,7 @@ TEST_CASE("Life cycle periods from an export: samples during the busiest, as fro
   std::string life = "<row><start-time>0</start-time><duration>4000000</duration>" +
                      Process(1, "App", 9) +
                      "<app-period fmt=\"Launching - Initializing\">1</app-period></row>\n";
-  auto group = ImportText(Export(Node(time_profile, samples) + Node(life_schema, life)));
+  auto group = ImportText(Export(TenMillisecondsOfSamples() + Node(life_schema, life)));
   INFO(group.status().ToString());
   REQUIRE(group.ok());
   std::vector<std::string> during;
