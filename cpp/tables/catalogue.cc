@@ -185,6 +185,42 @@ const TableEntry* FindTable(std::string_view schema) {
   return found == entries.end() ? nullptr : &*found;
 }
 
+const std::vector<OtherTable>& OtherTables() {
+  using Becomes = OtherTable::Becomes;
+  static const std::vector<OtherTable> tables = {
+      {"time-profile", "bundles 10.0 to 26.0; exports of Xcode 12.5 to 26.4", Becomes::kCpuSamples,
+       true, true, ""},
+      {"cpu-profile", "exports (CPU Profiler); bundles refused, their columns named",
+       Becomes::kCpuSamples, false, true, ""},
+      {"counters-profile", "exports (CPU Counters); bundles refused, their columns named",
+       Becomes::kCpuSamples, false, true, ""},
+      {"time-sample", "exports; bundles 26.0 (beside time-profile)", Becomes::kCpuSamples, false,
+       true, ""},
+      {"thread-name", "bundles 10.0 to 11.4.1", Becomes::kNames, true, false, ""},
+      {"thread-info", "bundles 16.0 to 26.0", Becomes::kNames, true, false, ""},
+      {"process-info", "bundles 16.0 to 26.0", Becomes::kNames, true, false, ""},
+      {"virtual-memory", "exports of Instruments 14/15 (1,914 rows)", Becomes::kWeightedEvents,
+       false, true, "time in page faults"},
+  };
+  return tables;
+}
+
+const OtherTable* FindOtherTable(std::string_view schema) {
+  const std::vector<OtherTable>& tables = OtherTables();
+  auto found = std::find_if(tables.begin(), tables.end(),
+                            [&](const OtherTable& table) { return table.schema == schema; });
+  return found == tables.end() ? nullptr : &*found;
+}
+
+std::vector<std::string_view> CpuSampleSchemas(bool from_bundles) {
+  std::vector<std::string_view> schemas;
+  for (const OtherTable& table : OtherTables()) {
+    if (table.becomes != OtherTable::Becomes::kCpuSamples) continue;
+    if (from_bundles ? table.from_bundles : table.from_exports) schemas.push_back(table.schema);
+  }
+  return schemas;
+}
+
 std::string MissingColumnsMessage(const TableEntry& entry,
                                   const std::vector<std::string_view>& missing) {
   std::string columns;

@@ -7,10 +7,10 @@
 // when it cannot be read. Both readers find their columns here and decode
 // rows into TypedRows for the table's consumer (consumers.h).
 //
-// Not here (yet): the tables of CPU samples (time-profile, cpu-profile,
-// time-sample, counters-profile), of names (thread-name, thread-info,
-// process-info), Allocations runs and virtual-memory, read by their
-// format's own readers.
+// The tables of CPU samples, of names and of weighted events are listed here
+// too (OtherTables()): what each becomes and which readers read it. Their
+// rows are still decoded and consumed by their format's own readers
+// (trace_bundle/time_profile, threads; xctrace_xml/row_assembler).
 #ifndef INSTRUMENTSCOPE_TABLES_CATALOGUE_H_
 #define INSTRUMENTSCOPE_TABLES_CATALOGUE_H_
 
@@ -86,6 +86,27 @@ RoleSet RolesOf(const TableEntry& entry, HasColumn has_column,
   }
   return roles;
 }
+
+// A table read whole by a format's own reader, not (yet) through typed rows.
+struct OtherTable {
+  enum class Becomes : uint8_t {
+    kCpuSamples,      // a sample per row, on its thread, with its backtrace
+    kNames,           // the names of threads and processes
+    kWeightedEvents,  // events with backtraces, weighted by their durations
+  };
+  std::string_view schema;
+  std::string_view seen;
+  Becomes becomes;
+  bool from_bundles;
+  bool from_exports;
+  std::string_view weighs;  // kWeightedEvents: what the weight is ("time in page faults")
+};
+
+// Most useful first: among tables of CPU samples, the one to export.
+const std::vector<OtherTable>& OtherTables();
+const OtherTable* FindOtherTable(std::string_view schema);
+// The schemas of CPU samples an export or a bundle (`from_bundles`) is read for.
+std::vector<std::string_view> CpuSampleSchemas(bool from_bundles);
 
 // "the X table has no a or b column": why a table lacking required columns is not read.
 std::string MissingColumnsMessage(const TableEntry& entry,

@@ -6,13 +6,10 @@
 
 #include "base/text.h"
 #include "formats/trace_bundle/tables.h"
+#include "tables/catalogue.h"
 
 namespace instrumentscope::trace_bundle {
 namespace {
-
-// The sample tables of other kinds, which this version cannot decode yet.
-constexpr std::string_view kUndecodedSampleTables[] = {"cpu-profile", "counters-profile",
-                                                       "time-sample"};
 
 // A bundle whose CPU samples are in a table of another kind: which columns
 // stop it, and the command that exports the table instead.
@@ -117,7 +114,9 @@ Status NoSamplesError(const FormTemplate* form, const BundleLayout& layout,
                       "), which hold their backtraces; copy the whole .trace folder, or export a "
                       "Deep Copy of its call tree");
   }
-  for (std::string_view kind : kUndecodedSampleTables) {
+  // The sample tables of other kinds, which this version cannot decode yet.
+  for (std::string_view kind : tables::CpuSampleSchemas(false)) {
+    if (tables::FindOtherTable(kind)->from_bundles) continue;
     bool present = std::any_of(tables.begin(), tables.end(),
                                [kind](const Table& table) { return table.name() == kind; });
     if (present) return UndecodedSamplesError(kind, tables);

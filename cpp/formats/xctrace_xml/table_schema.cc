@@ -2,11 +2,12 @@
 
 #include <algorithm>
 
+#include "tables/catalogue.h"
+
 namespace instrumentscope::xctrace_xml {
 
 const std::vector<std::string_view>& CpuSampleSchemas() {
-  static const std::vector<std::string_view> schemas = {"time-profile", "cpu-profile",
-                                                        "counters-profile", "time-sample"};
+  static const std::vector<std::string_view> schemas = tables::CpuSampleSchemas(false);
   return schemas;
 }
 
@@ -67,7 +68,10 @@ std::string ExportCommand(uint32_t run, std::string_view schema) {
 
 std::optional<WeightedLayout> ReadWeightedLayout(const std::string& schema,
                                                  const std::vector<Column>& columns) {
-  if (schema != "virtual-memory") return std::nullopt;
+  const tables::OtherTable* table = tables::FindOtherTable(schema);
+  if (!table || table->becomes != tables::OtherTable::Becomes::kWeightedEvents) {
+    return std::nullopt;
+  }
   WeightedLayout weighted;
   TableLayout& layout = weighted.table;
   layout.schema = schema;
@@ -95,7 +99,7 @@ std::optional<WeightedLayout> ReadWeightedLayout(const std::string& schema,
   }
   if (!has_time || !layout.has_weight || !has_thread) return std::nullopt;
   layout.weighted_events = true;
-  weighted.weighs = "time in page faults";
+  weighted.weighs = std::string(table->weighs);
   return weighted;
 }
 

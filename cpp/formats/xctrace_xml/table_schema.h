@@ -43,7 +43,7 @@ struct TableLayout {
   bool weighted_events = false;
 };
 
-// The CPU sample schemas, most useful first.
+// The CPU sample schemas exports are read for, most useful first (tables/catalogue.h).
 const std::vector<std::string_view>& CpuSampleSchemas();
 
 TableLayout ReadTableLayout(std::string schema, const std::vector<Column>& columns);
