@@ -113,11 +113,11 @@ TEST_CASE("Row layouts come from the descriptor, or from the schema without one"
   CHECK(plain->category1.offset == 6);
   CHECK(plain->category1.width == 3);
   CHECK(plain->category2.width == 0);
-  CHECK(plain->Column("process").offset == 9);
-  CHECK(plain->Column("weight").offset == 13);
-  CHECK(plain->Column("weight").width == 8);
-  CHECK(plain->Column("stack").offset == 21);
-  CHECK(plain->Column("core").width == 0);
+  CHECK(plain->Field("process").offset == 9);
+  CHECK(plain->Field("weight").offset == 13);
+  CHECK(plain->Field("weight").width == 8);
+  CHECK(plain->Field("stack").offset == 21);
+  CHECK(plain->Field("core").width == 0);
   CHECK(LayoutRow(*schema, std::nullopt, 33).status().code() == ErrorCode::kBundleUnsupported);
 
   // A descriptor reorders: weight first.
@@ -125,8 +125,8 @@ TEST_CASE("Row layouts come from the descriptor, or from the schema without one"
   descriptor.fields = {{"topology", 0, 4}, {"weight", 1, 2}, {"stack", 2, 1}, {"process", 3, 1}};
   auto described = LayoutRow(*schema, descriptor, 25);
   REQUIRE(described.ok());
-  CHECK(described->Column("weight").offset == 9);
-  CHECK(described->Column("process").offset == 21);
+  CHECK(described->Field("weight").offset == 9);
+  CHECK(described->Field("process").offset == 21);
   CHECK(described->thread_ref_step == 4);
   descriptor.fields[1].type = 6;  // an interval topology: not in sample tables yet
   CHECK(LayoutRow(*schema, descriptor, 25).status().code() == ErrorCode::kBundleUnsupported);
@@ -143,9 +143,9 @@ TEST_CASE("Row layouts come from the descriptor, or from the schema without one"
   CHECK(modern->category2.offset == 12);
   CHECK(modern->category2.width == 4);
   CHECK(modern->thread_ref_step == 1);
-  CHECK(modern->Column("process").offset == 16);
-  CHECK(modern->Column("weight").offset == 20);
-  CHECK(modern->Column("stack").offset == 28);
+  CHECK(modern->Field("process").offset == 16);
+  CHECK(modern->Field("weight").offset == 20);
+  CHECK(modern->Field("stack").offset == 28);
   CHECK(LayoutRow(*schema, wide, 33).status().code() == ErrorCode::kBundleUnsupported);
 
   CHECK(ParseStoreSchema(ByteSpan(std::string_view("<schema"))).status().code() ==
@@ -182,9 +182,9 @@ TEST_CASE("Instruments 8 interval tables: the schema's 18-byte topology, then th
   CHECK(duration.bits == 50);
   CHECK(layout->Field("group").offset == 12);
   CHECK(layout->Field("group").shift == 4);
-  CHECK(layout->Column("layout-qualifier").offset == 18);
-  CHECK(layout->Column("period").offset == 22);
-  CHECK(layout->Column("narrative").offset == 26);
+  CHECK(layout->Field("layout-qualifier").offset == 18);
+  CHECK(layout->Field("period").offset == 22);
+  CHECK(layout->Field("narrative").offset == 26);
   // The 9-byte topology would leave 21 bytes of fields in a 30-byte row.
   CHECK(LayoutRow(*schema, std::nullopt, 21).status().code() == ErrorCode::kBundleUnsupported);
 }

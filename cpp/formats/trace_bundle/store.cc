@@ -249,7 +249,9 @@ void PlaceTopologyColumns(const StoreSchema& schema, int64_t type, size_t offset
 BitSlot RowLayout::Field(std::string_view mnemonic) const {
   auto topology = topology_columns.find(mnemonic);
   if (topology != topology_columns.end()) return topology->second;
-  FieldSlot slot = Column(mnemonic);
+  auto column = columns.find(mnemonic);
+  if (column == columns.end()) return BitSlot{};
+  const FieldSlot& slot = column->second;
   return BitSlot{slot.offset, slot.width, 0, static_cast<uint32_t>(slot.width * 8)};
 }
 

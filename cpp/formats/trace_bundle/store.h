@@ -52,8 +52,8 @@ struct BitSlot {
 // Where the fields of a row are: the topology's time and categories (category
 // 1 is the thread in sample tables, the pid in thread-info and process-info;
 // category 2, of the 16-byte topology only, is 0 in every row seen), and the
-// other columns by mnemonic. The sample tables' readers use `time`,
-// `category1` and `columns`; interval tables' use Field(), which knows every
+// other columns by mnemonic. The sample tables' readers use `time` and
+// `category1`; every other column is found with Field(), which knows every
 // topology's parts (start, duration, categories) by the schema's topologyField.
 struct RowLayout {
   size_t row_size = 0;
@@ -68,11 +68,7 @@ struct RowLayout {
   // The columns the topology holds, by mnemonic, to the bit.
   std::map<std::string, BitSlot, std::less<>> topology_columns;
 
-  FieldSlot Column(std::string_view mnemonic) const {
-    auto entry = columns.find(mnemonic);
-    return entry == columns.end() ? FieldSlot{} : entry->second;
-  }
-  // A column wherever it sits, a topology part or not.
+  // A column wherever it sits, a topology part or not: the one way to find a column.
   BitSlot Field(std::string_view mnemonic) const;
 };
 

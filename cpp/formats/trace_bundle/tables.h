@@ -41,25 +41,26 @@ class Row {
  public:
   Row(ByteSpan bytes, const RowLayout& layout) : bytes_(bytes), layout_(layout) {}
 
-  uint64_t time() const { return (*this)[layout_.time]; }
-  uint64_t category1() const { return (*this)[layout_.category1]; }
-  // A column's unsigned little-endian value; 0 for a column the table lacks.
-  uint64_t operator[](FieldSlot column) const {
-    // LayoutRow checked once that the fields fit the row size, the size of
-    // every row: no check per field of millions of rows.
-    uint64_t value = 0;
-    for (size_t i = column.width; i-- > 0;) value = value << 8 | bytes_[column.offset + i];
-    return value;
-  }
+  uint64_t time() const { return Bytes(layout_.time); }
+  uint64_t category1() const { return Bytes(layout_.category1); }
   // A column anywhere, packed in bits or not (RowLayout::Field); 0 when absent.
+  // LayoutRow checked once that the fields fit the row size, the size of
+  // every row: no check per field of millions of rows.
   uint64_t Get(const BitSlot& slot) const {
     uint64_t value = 0;
     for (size_t i = slot.width; i-- > 0;) value = value << 8 | bytes_[slot.offset + i];
-    value >>= slot.shift;
-    return slot.bits >= 64 ? value : value & ((uint64_t{1} << slot.bits) - 1);
+    if (slot.bits >= slot.width * 8) return value;  // whole bytes: nothing to shift or mask
+    return value >> slot.shift & ((uint64_t{1} << slot.bits) - 1);
   }
 
  private:
+  // A field's unsigned little-endian value; 0 for one the table lacks.
+  uint64_t Bytes(FieldSlot field) const {
+    uint64_t value = 0;
+    for (size_t i = field.width; i-- > 0;) value = value << 8 | bytes_[field.offset + i];
+    return value;
+  }
+
   ByteSpan bytes_;
   const RowLayout& layout_;
 };
@@ -68,7 +69,6 @@ class Row {
 class TableRows {
  public:
   const RowLayout& layout() const { return layout_; }
-  FieldSlot Column(std::string_view mnemonic) const { return layout_.Column(mnemonic); }
   uint64_t size() const { return rows_.row_count(); }  // padding included
   bool IsPadding(uint64_t row) const { return rows_.IsPadding(row); }
   Row row(uint64_t row) const { return Row(rows_.Row(row), layout_); }

@@ -51,10 +51,12 @@ std::string TemplateProcessName(const RunDetails* details, int64_t pid) {
 }
 
 // Reads a name table's rows with the run's strings into the run's names;
-// `rows` gets their count. A failure costs `names` ("thread names"): a warning.
-template <typename Visit>
+// `rows` gets their count. `reader(layout)` finds the table's columns once and
+// gives the function that reads a row. A failure costs `names` ("thread
+// names"): a warning.
+template <typename Reader>
 Status ReadNames(BundleContext& bundle, const Table& table, std::string_view names, uint64_t* rows,
-                 Visit visit) {
+                 Reader reader) {
   *rows = 0;
   CoreRunState& run = bundle.Run(table.store.run);
   Status status = [&]() -> Status {
@@ -64,8 +66,8 @@ Status ReadNames(BundleContext& bundle, const Table& table, std::string_view nam
     if (*rows == 0) return OkStatus();  // no strings needed
     const std::vector<std::string>* strings;
     ASSIGN_OR_RETURN(strings, run.references.Strings());
-    table_rows->ForEachEvent(
-        [&](const Row& row) { visit(*table_rows, row, *strings, &run.names); });
+    auto visit = reader(table_rows->layout());
+    table_rows->ForEachEvent([&](const Row& row) { visit(row, *strings, &run.names); });
     return OkStatus();
   }();
   if (status.ok()) return status;
@@ -105,14 +107,15 @@ ThreadIdentity LegacyThread(const RunDetails* details, const SamplerRun::Thread*
 Status ReadThreadNameTable(BundleContext& bundle, const Table& table, uint64_t* rows) {
   // Rows: the topology (time, thread ref), then name = string index << 32 |
   // thread ref / 4.
-  return ReadNames(bundle, table, "thread names", rows,
-                   [](const TableRows& table_rows, const Row& row,
-                      const std::vector<std::string>& strings, RunThreadNames* names) {
-                     uint64_t string_index = row[table_rows.Column("name")] >> 32;
-                     if (string_index < strings.size() && !strings[string_index].empty()) {
-                       names->threads[row.category1()] = strings[string_index];
-                     }
-                   });
+  return ReadNames(bundle, table, "thread names", rows, [](const RowLayout& layout) {
+    BitSlot name = layout.Field("name");
+    return [name](const Row& row, const std::vector<std::string>& strings, RunThreadNames* names) {
+      uint64_t string_index = row.Get(name) >> 32;
+      if (string_index < strings.size() && !strings[string_index].empty()) {
+        names->threads[row.category1()] = strings[string_index];
+      }
+    };
+  });
 }
 
 Status ReadThreadInfoTable(BundleContext& bundle, const Table& table, uint64_t* rows) {
@@ -120,37 +123,35 @@ Status ReadThreadInfoTable(BundleContext& bundle, const Table& table, uint64_t* 
   // ref, name = string index << 32 | thread ref (string index 0xFFFFFFFF: no
   // name), main-thread flag. A thread can have several rows: the last name
   // given wins.
-  return ReadNames(bundle, table, "thread names", rows,
-                   [](const TableRows& table_rows, const Row& row,
-                      const std::vector<std::string>& strings, RunThreadNames* names) {
-                     FieldSlot name = table_rows.Column("name");
-                     uint64_t string_index = name.width ? row[name] >> 32 : kNoString;
-                     std::string label;
-                     if (string_index != kNoString && string_index < strings.size()) {
-                       label = strings[string_index];
-                     }
-                     if (label.empty() && row[table_rows.Column("main-thread")] == 1) {
-                       label = "Main Thread";
-                     }
-                     FieldSlot thread = table_rows.Column("thread");
-                     if (!label.empty() && thread.width) names->threads[row[thread]] = label;
-                   });
+  return ReadNames(bundle, table, "thread names", rows, [](const RowLayout& layout) {
+    BitSlot name = layout.Field("name"), main = layout.Field("main-thread"),
+            thread = layout.Field("thread");
+    return [=](const Row& row, const std::vector<std::string>& strings, RunThreadNames* names) {
+      uint64_t string_index = name.width ? row.Get(name) >> 32 : kNoString;
+      std::string label;
+      if (string_index != kNoString && string_index < strings.size()) {
+        label = strings[string_index];
+      }
+      if (label.empty() && main.width && row.Get(main) == 1) label = "Main Thread";
+      if (!label.empty() && thread.width) names->threads[row.Get(thread)] = label;
+    };
+  });
 }
 
 Status ReadProcessInfoTable(BundleContext& bundle, const Table& table, uint64_t* rows) {
   // Rows (Instruments 16): the topology (time, pid), unique id, process ref,
   // process-name string index. A process that execs gets a new row: the last
   // wins.
-  return ReadNames(bundle, table, "process names", rows,
-                   [](const TableRows& table_rows, const Row& row,
-                      const std::vector<std::string>& strings, RunThreadNames* names) {
-                     FieldSlot name = table_rows.Column("process-name");
-                     uint64_t string_index = name.width ? row[name] : kNoString;
-                     auto pid = static_cast<int64_t>(row.category1());
-                     if (string_index < strings.size() && !strings[string_index].empty()) {
-                       names->processes[pid] = strings[string_index];
-                     }
-                   });
+  return ReadNames(bundle, table, "process names", rows, [](const RowLayout& layout) {
+    BitSlot name = layout.Field("process-name");
+    return [name](const Row& row, const std::vector<std::string>& strings, RunThreadNames* names) {
+      uint64_t string_index = name.width ? row.Get(name) : kNoString;
+      auto pid = static_cast<int64_t>(row.category1());
+      if (string_index < strings.size() && !strings[string_index].empty()) {
+        names->processes[pid] = strings[string_index];
+      }
+    };
+  });
 }
 
 }  // namespace instrumentscope::trace_bundle

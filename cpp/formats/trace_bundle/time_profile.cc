@@ -17,20 +17,20 @@ Status ReadSamples(BundleContext& bundle, const Table& table, CoreRunState& run,
                    RunSamples* samples, std::optional<uint64_t>* events) {
   auto rows = ReadRows(bundle.files, table);
   if (!rows.ok()) return rows.status();
-  FieldSlot process = rows->Column("process");
-  FieldSlot weight = rows->Column("weight");
-  FieldSlot stack = rows->Column("stack");
+  const RowLayout& layout = rows->layout();
+  BitSlot process = layout.Field("process"), weight = layout.Field("weight"),
+          stack = layout.Field("stack");
   if (weight.width == 0 || stack.width == 0) {
     return Status(ErrorCode::kBundleUnsupported, "the time-profile rows have no weight or stack")
         .WithPath(rows->path());
   }
   const RunDetails* details = bundle.Details(table.run());
-  uint64_t step = rows->layout().thread_ref_step;
+  uint64_t step = layout.thread_ref_step;
   std::map<std::pair<uint64_t, uint64_t>, uint32_t> threads;  // (thread, process ref) → thread
   for (uint64_t i = 0; i < rows->size(); ++i) {
     if (rows->IsPadding(i)) continue;
     Row row = rows->row(i);
-    uint64_t thread_ref = row.category1(), process_ref = row[process];
+    uint64_t thread_ref = row.category1(), process_ref = row.Get(process);
     auto thread = threads.find({thread_ref, process_ref});
     if (thread == threads.end()) {
       auto found = run.references.ThreadOf(thread_ref, step, process_ref);
@@ -44,14 +44,14 @@ Status ReadSamples(BundleContext& bundle, const Table& table, CoreRunState& run,
                             samples->AddThread(std::move(identity)))
                    .first;
     }
-    auto stack_id = run.stacks.Stack(row[stack]);
+    auto stack_id = run.stacks.Stack(row.Get(stack));
     if (!stack_id.ok()) {
       *events = rows->CountEvents();
       return rows->InRow(stack_id.status(), i);
     }
     // Times and weights are at most 64 bits wide; above 2^63 they are damage.
     auto time = static_cast<int64_t>(row.time());
-    auto sample_weight = static_cast<int64_t>(row[weight]);
+    auto sample_weight = static_cast<int64_t>(row.Get(weight));
     Status added = samples->Add(thread->second, time, sample_weight, *stack_id, rows->offset(i));
     if (!added.ok()) {
       *events = rows->CountEvents();
