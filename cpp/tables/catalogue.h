@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -70,22 +71,6 @@ const std::vector<TableEntry>& Catalogue();
 
 // The entry of `schema`, or null: a table only listed.
 const TableEntry* FindTable(std::string_view schema);
-
-// The roles the table's columns fill, and the mnemonics of the required ones
-// it lacks; `has_column(mnemonic)` says whether the schema has a column.
-template <typename HasColumn>
-RoleSet RolesOf(const TableEntry& entry, HasColumn has_column,
-                std::vector<std::string_view>* missing) {
-  RoleSet roles;
-  for (const ColumnSpec& column : entry.columns) {
-    if (has_column(column.mnemonic)) {
-      roles.Add(column.role);
-    } else if (column.required && missing) {
-      missing->push_back(column.mnemonic);
-    }
-  }
-  return roles;
-}
 
 // A table read whole by a format's own reader, not (yet) through typed rows.
 struct OtherTable {

@@ -8,30 +8,29 @@
 
 #include <array>
 #include <cstdint>
-#include <string>
 #include <string_view>
 
 namespace instrumentscope::tables {
 
 // What a column is to the consumers, whatever its mnemonic.
 enum class Role : uint8_t {
-  kStart,         // the start of an interval, or the time of an event
-  kDuration,      // an interval's length
-  kEnd,           // an interval's end, where a table has one instead of a duration
-  kThread,        //
-  kProcess,       //
-  kLabel,         // what an interval is: a thermal state, a hang type, a period…
-  kGroup,         // what splits a table into sources besides its process: a display
-  kName,          // a signpost's name
-  kSubsystem,     //
-  kCategory,      //
-  kIdentifier,    // a signpost's id
-  kEventType,     // "Begin", "End", "Event" (signposts); 1 start, 2 end (run loops)
-  kScope,         // a signpost's "Process", "System" or "Thread"
-  kMessage,       // a signpost row's message
-  kFormat,        // a signpost row's format string
-  kStartMessage,  //
-  kEndMessage,    //
+  kStart,     // the start of an interval, or the time of an event
+  kDuration,  // an interval's length
+  kEnd,       // an interval's end, where a table has one instead of a duration
+  kThread,
+  kProcess,
+  kLabel,  // what an interval is: a thermal state, a hang type, a period…
+  kGroup,  // what splits a table into sources besides its process: a display
+  kName,   // a signpost's name
+  kSubsystem,
+  kCategory,
+  kIdentifier,  // a signpost's id
+  kEventType,   // "Begin", "End", "Event" (signposts); 1 start, 2 end (run loops)
+  kScope,       // a signpost's "Process", "System" or "Thread"
+  kMessage,     // a signpost row's message
+  kFormat,      // a signpost row's format string
+  kStartMessage,
+  kEndMessage,
   kIntervalType,  // a run loop interval's kind ("individual_iteration")
   kMode,          // a run loop's mode
 };
@@ -41,10 +40,10 @@ inline constexpr size_t kRoles = static_cast<size_t>(Role::kMode) + 1;
 enum class ValueType : uint8_t {
   kTime,      // ns since the run started
   kDuration,  // ns; all ones within its bits: still going (formats/durations.h)
-  kThread,    //
-  kProcess,   //
-  kText,      // a string, or a message made text
-  kNumber,    // an integer: a signpost id, a run loop event's type
+  kThread,
+  kProcess,
+  kText,    // a string, or a message made text
+  kNumber,  // an integer: a signpost id, a run loop event's type
 };
 
 // One cell, decoded.
@@ -53,7 +52,7 @@ struct Value {
   // A message whose text could not be read (its run's messages are damaged):
   // the reader said so once, and the consumer falls back on what else the row has.
   bool unreadable = false;
-  uint64_t number = 0;    // kTime, kDuration, kNumber; a thread's tid, a process's pid
+  uint64_t number = 0;    // kTime, kDuration, kNumber; a thread's tid, where known
   uint32_t bits = 64;     // a duration's width in its row
   std::string_view text;  // kText; a kNumber shown another way ("OS_SIGNPOST_ID_EXCLUSIVE")
   int64_t pid = -1;       // a thread's process, a process's pid

@@ -70,12 +70,15 @@ class RowDecoder final : public tables::RowContext {
       uint64_t raw = row.Get(column.slot);
       Value& value = (*typed)[column.role];
       value = Value();
-      value.number = raw;
       switch (column.type) {
         case ValueType::kTime:
-        case ValueType::kNumber: value.present = true; break;
+        case ValueType::kNumber:
+          value.present = true;
+          value.number = raw;
+          break;
         case ValueType::kDuration:
           value.present = true;
+          value.number = raw;
           value.bits = column.slot.bits;
           break;
         case ValueType::kProcess: RETURN_IF_ERROR(DecodeProcess(raw, &value)); break;
