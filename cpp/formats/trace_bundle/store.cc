@@ -219,7 +219,7 @@ std::optional<TopologyBits> BitsOf(int64_t type) {
 BitSlot SlotOf(size_t byte_offset, uint32_t bit, uint32_t bits) {
   if (bits == 0) return BitSlot{};
   uint32_t shift = bit % 8;
-  return BitSlot{byte_offset + bit / 8, (shift + bits + 7) / 8, shift, bits};
+  return BitSlot::Of(byte_offset + bit / 8, (shift + bits + 7) / 8, shift, bits);
 }
 
 // The columns a topology of `type` at `offset` holds, by the schema's
@@ -252,7 +252,7 @@ BitSlot RowLayout::Field(std::string_view mnemonic) const {
   auto column = columns.find(mnemonic);
   if (column == columns.end()) return BitSlot{};
   const FieldSlot& slot = column->second;
-  return BitSlot{slot.offset, slot.width, 0, static_cast<uint32_t>(slot.width * 8)};
+  return BitSlot::Of(slot.offset, slot.width, 0, static_cast<uint32_t>(slot.width * 8));
 }
 
 Result<RowLayout> LayoutRow(const StoreSchema& schema,

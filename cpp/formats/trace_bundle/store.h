@@ -47,6 +47,12 @@ struct BitSlot {
   size_t width = 0;  // 0: absent
   uint32_t shift = 0;
   uint32_t bits = 0;
+  uint64_t mask = 0;  // `bits` ones, kept for the read of every row
+
+  static BitSlot Of(size_t offset, size_t width, uint32_t shift, uint32_t bits) {
+    return BitSlot{offset, width, shift, bits,
+                   bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1};
+  }
 };
 
 // Where the fields of a row are: the topology's time and categories (category

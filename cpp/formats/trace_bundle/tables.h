@@ -49,8 +49,7 @@ class Row {
   uint64_t Get(const BitSlot& slot) const {
     uint64_t value = 0;
     for (size_t i = slot.width; i-- > 0;) value = value << 8 | bytes_[slot.offset + i];
-    if (slot.bits >= slot.width * 8) return value;  // whole bytes: nothing to shift or mask
-    return value >> slot.shift & ((uint64_t{1} << slot.bits) - 1);
+    return value >> slot.shift & slot.mask;
   }
 
  private:
