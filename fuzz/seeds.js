@@ -63,7 +63,7 @@ function zipMembers(bytes) {
   return members;
 }
 
-// Mach-O programs for arm64 and x86_64, built as tests/cpp/macho_test.cc
+// Mach-O programs for arm64 and x86_64, built as tests/cpp/symbolication/macho_test.cc
 // builds them, and the DWARF files of their dSYMs (DWARF 4 and 5); none when
 // clang-14, ld64.lld-14 or dsymutil-14 is missing.
 function machOSeeds() {

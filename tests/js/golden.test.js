@@ -11,7 +11,7 @@ import { importTraceWithSummary, serializeSpeedscope } from 'instrumentscope';
 import { CORPUS_SKIP, ROOT, assertSpeedscopeSchema, corpusFile, folderFiles, readJson } from './support.js';
 
 const manifest = readJson(join(ROOT, 'tests/golden/manifest.json'));
-const SUMMARY_PROFILES = 20;  // as in tests/cpp/golden_test.cc
+const SUMMARY_PROFILES = 20;  // as in tests/cpp/whole/golden_test.cc
 const SUMMARY_IMAGES = 10;  // likewise
 
 async function importCorpus(entry) {
