@@ -163,8 +163,9 @@ void DocumentReader::EndNode() {
   summary.schema = schema_seen_ ? layout_.schema : std::string("(no schema)");
   summary.rows = node_rows_;
   summary.has_cpu_samples = layout_.has_cpu_samples;
-  // Listed as read only with rows, as a bundle's tables are.
-  summary.has_intervals = node_has_intervals_ && node_rows_ > 0;
+  // Listed as read only with rows, as a bundle's tables are, and not when left out.
+  bool left_out = node_reading_ == Reading::kIntervals && intervals_.table_left_out();
+  summary.has_intervals = node_has_intervals_ && node_rows_ > 0 && !left_out;
   if (node_has_intervals_) runs_with_interval_tables_.insert(node_run_);
   tables_.push_back(std::move(summary));
   cells_.Clear();

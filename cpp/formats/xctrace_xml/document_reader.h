@@ -13,6 +13,7 @@
 #define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_DOCUMENT_READER_H_
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -63,6 +64,13 @@ class DocumentReader {
 
   bool failed() const { return error_.failed(); }
   Status TakeError() { return error_.Take(); }
+  // A table that cannot be read: the tokenizer takes its error, locates it
+  // and gives it back; the table is left out with a warning.
+  bool part_failed() const { return error_.part_failed(); }
+  Status TakePartError() { return error_.TakePart(); }
+  void LeaveOutTable(Status located) { intervals_.LeaveOutTable(std::move(located)); }
+  // The first table left out, when nothing else was read: the import's error.
+  const std::optional<Status>& first_left_out() const { return intervals_.first_left_out(); }
 
   // What the document held.
   bool is_table_of_contents() const { return document_ == Document::kTableOfContents; }

@@ -160,7 +160,9 @@ inline Value MakeValue(ValueClass value_class, uint32_t index) {
 }
 
 // The first error the readers meet. The tokenizer looks at it after every
-// call into them, adds where it happened and stops the parser.
+// call into them, adds where it happened and stops the parser. A part's
+// error (a table that cannot be read, which is left out) is located the same
+// way, handed back to the reader, and the parse goes on.
 class FirstError {
  public:
   bool failed() const { return !status_.ok(); }
@@ -169,8 +171,15 @@ class FirstError {
   }
   Status Take() { return std::exchange(status_, Status()); }
 
+  bool part_failed() const { return !part_.ok(); }
+  void SetPart(Status status) {
+    if (part_.ok()) part_ = std::move(status);
+  }
+  Status TakePart() { return std::exchange(part_, Status()); }
+
  private:
   Status status_;
+  Status part_;
 };
 
 // Sets `error` unless `value` is an integer; `what` names the cell's role.

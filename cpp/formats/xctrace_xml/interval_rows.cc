@@ -15,6 +15,9 @@ using tables::ValueType;
 bool IntervalRows::StartTable(const tables::TableEntry& entry, const std::vector<Column>& columns,
                               uint32_t run) {
   entry_ = &entry;
+  run_ = run;
+  table_failed_ = false;
+  table_left_out_ = false;
   columns_.assign(columns.size(), std::nullopt);
   tables::RoleSet roles;
   std::vector<std::string_view> missing;
@@ -49,6 +52,19 @@ void IntervalRows::StartRow(uint64_t row) {
   std::fill(std::begin(texts_of_row_), std::end(texts_of_row_), -1);
 }
 
+void IntervalRows::RowFailed(Status error) {
+  table_failed_ = true;
+  error_.SetPart(std::move(error));
+}
+
+void IntervalRows::LeaveOutTable(Status located) {
+  builder_.AddWarning(WarningCode::kTableUnreadable, "the " + std::string(entry_->schema) +
+                                                         " table of run " + std::to_string(run_) +
+                                                         " left out (" + std::string(entry_->lost) +
+                                                         "): " + located.ToString());
+  if (!first_left_out_) first_left_out_ = std::move(located);
+}
+
 Status IntervalRows::RowError(const std::string& what) const {
   return Status(ErrorCode::kXmlBadValue, "row " + std::to_string(row_index_) + " of " +
                                              std::string(entry_->schema) + " " + what);
@@ -67,12 +83,12 @@ void IntervalRows::AssignNumber(const OpenElement& cell, const Value& value, tab
   bool start = to == &row_[Role::kStart];
   std::optional<int64_t> number = CellNumber(value, texts_);
   if (!number) {
-    error_.Set(RowError(CellError(cell, value, start ? "start time" : "end time")));
+    RowFailed(RowError(CellError(cell, value, start ? "start time" : "end time")));
     return;
   }
   if (*number < 0) {
-    error_.Set(RowError((start ? "starts" : "ends") + std::string(" before the run, at ") +
-                        std::to_string(*number) + " ns"));
+    RowFailed(RowError((start ? "starts" : "ends") + std::string(" before the run, at ") +
+                       std::to_string(*number) + " ns"));
     return;
   }
   to->present = true;
@@ -90,11 +106,11 @@ void IntervalRows::AssignDuration(const OpenElement& cell, const Value& value, t
       to->number = *digits;
       return;
     }
-    error_.Set(RowError(CellError(cell, value, "duration")));
+    RowFailed(RowError(CellError(cell, value, "duration")));
     return;
   }
   if (*number < 0) {
-    error_.Set(RowError("has a negative duration, " + std::to_string(*number) + " ns"));
+    RowFailed(RowError("has a negative duration, " + std::to_string(*number) + " ns"));
     return;
   }
   to->present = true;
@@ -107,7 +123,8 @@ void IntervalRows::AssignCell(const OpenElement& cell, const Value& value) {
     error_.Set(ExtraCellError(columns_.size()));
     return;
   }
-  if (!columns_[column] || cell.element == Element::kSentinel) return;  // unread, or empty
+  // Unread, empty, or in a table left out.
+  if (!columns_[column] || cell.element == Element::kSentinel || table_failed_) return;
   const BoundColumn& bound = *columns_[column];
   tables::Value& to = row_[bound.role];
   switch (bound.type) {
@@ -157,20 +174,21 @@ void IntervalRows::AssignCell(const OpenElement& cell, const Value& value) {
 }
 
 void IntervalRows::EndRow() {
-  if (!consumer_ || error_.failed()) return;
+  if (!consumer_ || table_failed_ || error_.failed()) return;
   for (size_t role = 0; role < tables::kRoles; ++role) {
     if (texts_of_row_[role] < 0) continue;
     row_[static_cast<Role>(role)].text =
         texts_.text(static_cast<uint32_t>(texts_of_row_[role])).text;
   }
   Status added = consumer_->Add(row_);
-  if (!added.ok()) error_.Set(RowError(added.message()));
+  if (!added.ok()) RowFailed(RowError(added.message()));
 }
 
 void IntervalRows::EndTable() {
   if (!consumer_) return;
   std::unique_ptr<tables::IntervalConsumer> consumer = std::move(consumer_);
-  if (error_.failed()) return;
+  table_left_out_ = table_failed_;
+  if (error_.failed() || table_failed_) return;
   auto table = consumer->Finish();
   Status committed = table.ok() ? committer_.Commit(table.take()) : table.status();
   if (!committed.ok()) error_.Set(std::move(committed));

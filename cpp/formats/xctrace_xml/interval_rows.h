@@ -6,10 +6,11 @@
 // records (ThreadCells). The tables' intervals go to a TableCommitter, which
 // keeps one of the tables that repeat one another's signposts per run.
 //
-// A row that makes no interval (no start, a negative duration, an end
-// before its start) fails the import: "row N of <schema> …", with the line.
-// A table without the columns its entry needs is left out with a
-// TABLE_UNREADABLE warning.
+// A table with a row that makes no interval (no start, a negative duration,
+// an end before its start) is left out, as a bundle's is: a TABLE_UNREADABLE
+// warning names the row ("row N of <schema> …") and its line, and the rest of
+// the export imports; when nothing else does, that is the import's error. A
+// table without the columns its entry needs is left out too.
 #ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_INTERVAL_ROWS_H_
 #define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_INTERVAL_ROWS_H_
 
@@ -54,6 +55,11 @@ class IntervalRows final : public tables::RowContext {
   bool LeftOut(uint32_t run, std::string_view schema) const {
     return committer_.LeftOut(run, schema);
   }
+  // The current table's row error, located by the tokenizer: the table is left out.
+  void LeaveOutTable(Status located);
+  // Whether the table that ended last was left out for a row it could not read.
+  bool table_left_out() const { return table_left_out_; }
+  const std::optional<Status>& first_left_out() const { return first_left_out_; }
 
   std::string ThreadName(const tables::Value& thread) override;
   std::string ProcessName(int64_t pid) override;
@@ -65,6 +71,8 @@ class IntervalRows final : public tables::RowContext {
   };
 
   Status RowError(const std::string& what) const;
+  // A row the table cannot be read past: its rows are skipped until it ends.
+  void RowFailed(Status error);
   void AssignNumber(const OpenElement& cell, const Value& value, tables::Value* to);
   void AssignDuration(const OpenElement& cell, const Value& value, tables::Value* to);
   std::string CellError(const OpenElement& cell, const Value& value, const char* what) const;
@@ -77,6 +85,10 @@ class IntervalRows final : public tables::RowContext {
 
   // The current table.
   const tables::TableEntry* entry_ = nullptr;
+  uint32_t run_ = 1;
+  bool table_failed_ = false;
+  bool table_left_out_ = false;
+  std::optional<Status> first_left_out_;
   std::vector<std::optional<BoundColumn>> columns_;  // one per <schema> column
   std::unique_ptr<tables::IntervalConsumer> consumer_;
 

@@ -73,17 +73,13 @@ Status Tokenizer::Finish() {
 
 void Tokenizer::Fail(Status status) {
   if (!status_.ok()) return;
-  if (status.path().empty()) status.WithPath(CurrentPath());
-  if (parser_ && parser_->input) {
-    status.WithLine(static_cast<uint64_t>(parser_->input->line));
-    status.WithOffset(static_cast<uint64_t>(xmlByteConsumed(parser_)));
-  }
-  status_ = std::move(status);
+  status_ = Located(std::move(status));
   if (parser_) xmlStopParser(parser_);
 }
 
 // Inline: it runs after every call into the reader.
 inline bool Tokenizer::ReaderFailed() {
+  if (reader_.part_failed()) LocatePartError();
   if (!reader_.failed()) return false;
   FailWithReaderError();
   return true;
@@ -91,6 +87,19 @@ inline bool Tokenizer::ReaderFailed() {
 
 void Tokenizer::FailWithReaderError() {
   Fail(reader_.TakeError());
+}
+
+void Tokenizer::LocatePartError() {
+  reader_.LeaveOutTable(Located(reader_.TakePartError()));
+}
+
+Status Tokenizer::Located(Status status) const {
+  if (status.path().empty()) status.WithPath(CurrentPath());
+  if (parser_ && parser_->input) {
+    status.WithLine(static_cast<uint64_t>(parser_->input->line));
+    status.WithOffset(static_cast<uint64_t>(xmlByteConsumed(parser_)));
+  }
+  return status;
 }
 
 Status Tokenizer::DepthError() const {

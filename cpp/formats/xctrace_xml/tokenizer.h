@@ -65,6 +65,10 @@ class Tokenizer {
   // Fails with the reader's error, if it met one.
   bool ReaderFailed();
   void FailWithReaderError();
+  // A table's error, for the reader to leave the table out and go on.
+  void LocatePartError();
+  // `status` with where the parse is: the path of the open elements, the line and offset.
+  Status Located(Status status) const;
   Status DepthError() const;
   std::string CurrentPath() const;
 

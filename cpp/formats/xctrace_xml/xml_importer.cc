@@ -82,6 +82,8 @@ Status XmlImporter::Finish() {
       options_.run ? interval_runs.count(*options_.run) > 0 : !interval_runs.empty();
   if (!any_sample_table && !any_interval_table) return NoSampleTableError(tables, options_.run);
   if (builder_.total_samples() == 0 && builder_.total_intervals() == 0) {
+    // Nothing read: the first table left out says why.
+    if (reader_.first_left_out()) return *reader_.first_left_out();
     return Status(ErrorCode::kXmlNoSamples,
                   any_sample_table
                       ? "the CPU sample tables in this export have no rows with samples"

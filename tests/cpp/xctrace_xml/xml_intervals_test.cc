@@ -763,6 +763,33 @@ TEST_CASE("Texts resolve through refs; a thermal state may end by its end column
   CHECK(Labels(*group, source) == std::vector<std::string>{"Fair", "Serious", "Fair"});
 }
 
+TEST_CASE("A table with a row that makes no interval is left out, as a bundle's is") {
+  // CPU samples, a hangs table whose second row has no start, and a good thermal table.
+  std::string thermal =
+      Schema("device-thermal-state-intervals", {{"start", "start-time"}, {"duration", "duration"}});
+  std::string xml =
+      Export(TenMillisecondsOfSamples() +
+             Node(kHangsSchema, HangRow("1", "5", true) +
+                                    "<row><sentinel/><duration>5</duration></row>\n" +
+                                    HangRow("30", "5")) +
+             Node(thermal, "<row><start-time>0</start-time><duration>100</duration></row>"));
+  auto group = ImportText(xml);
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+  std::vector<std::string> warnings = testing::WarningMessages(*group, "TABLE_UNREADABLE");
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].find("the potential-hangs table of run 1 left out (its hangs): XML_BAD_VALUE: "
+                         "row 2 of potential-hangs has no start time") == 0);
+  CHECK(warnings[0].find("line") != std::string::npos);
+  // No hang is drawn, not even the rows before the bad one; the rest imports.
+  CHECK(!FindSource(*group, "Hangs", 9));
+  CHECK(FindSource(*group, "Thermal state", -1));
+  CHECK(testing::ThreadProfiles(*group) == 1);
+  for (const TableSummary& table : group->tables) {
+    if (table.schema == "potential-hangs") CHECK(!table.has_intervals);
+  }
+}
+
 TEST_CASE("Malformed interval rows fail naming the row") {
   Status status = ImportError(Export(Node(
       kHangsSchema, HangRow("1", "5", true) + "<row><sentinel/><duration>5</duration></row>\n")));
