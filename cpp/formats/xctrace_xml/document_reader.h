@@ -63,6 +63,7 @@ class DocumentReader {
   Status Finish();
 
   bool failed() const { return error_.failed(); }
+  bool any_error() const { return error_.any(); }
   Status TakeError() { return error_.Take(); }
   // A table that cannot be read: the tokenizer takes its error, locates it
   // and gives it back; the table is left out with a warning.

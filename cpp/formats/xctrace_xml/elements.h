@@ -165,21 +165,29 @@ inline Value MakeValue(ValueClass value_class, uint32_t index) {
 // way, handed back to the reader, and the parse goes on.
 class FirstError {
  public:
+  // Either error is set: the one test the tokenizer makes after every call.
+  bool any() const { return any_; }
   bool failed() const { return !status_.ok(); }
   void Set(Status status) {
     if (status_.ok()) status_ = std::move(status);
+    any_ = true;
   }
   Status Take() { return std::exchange(status_, Status()); }
 
   bool part_failed() const { return !part_.ok(); }
   void SetPart(Status status) {
     if (part_.ok()) part_ = std::move(status);
+    any_ = true;
   }
-  Status TakePart() { return std::exchange(part_, Status()); }
+  Status TakePart() {
+    any_ = !status_.ok();
+    return std::exchange(part_, Status());
+  }
 
  private:
   Status status_;
   Status part_;
+  bool any_ = false;
 };
 
 // Sets `error` unless `value` is an integer; `what` names the cell's role.

@@ -79,6 +79,7 @@ void Tokenizer::Fail(Status status) {
 
 // Inline: it runs after every call into the reader.
 inline bool Tokenizer::ReaderFailed() {
+  if (!reader_.any_error()) return false;
   if (reader_.part_failed()) LocatePartError();
   if (!reader_.failed()) return false;
   FailWithReaderError();
