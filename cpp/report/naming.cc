@@ -274,9 +274,7 @@ std::string NamingText(const NamingReport& naming) {
 std::string SymbolicationText(const SymbolicationReport& report) {
   std::string text = "named " + Thousands(report.named_frames) + " of " +
                      Counted(report.unnamed_frames, "unnamed frame");
-  if (!report.files_used.empty())
-    text +=
-        " from " + JoinList(report.files_used, ", ", [](const std::string& file) { return file; });
+  if (!report.files_used.empty()) text += " from " + JoinList(report.files_used);
   return text;
 }
 

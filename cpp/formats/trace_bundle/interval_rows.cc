@@ -197,10 +197,12 @@ class RowDecoder final : public tables::RowContext {
   std::unordered_map<uint64_t, std::string> message_texts_;  // by reference
 };
 
-// Every row of `rows` through the entry's consumer; the first row that
-// cannot be read or makes no interval fails the table, located in its bulkstore.
+// Every row of `rows` through the entry's consumer, counted into `events`
+// as they pass; the first row that cannot be read or makes no interval fails
+// the table, located in its bulkstore.
 Result<tables::IntervalTable> ConsumeRows(BundleContext& bundle, const Table& table,
-                                          const tables::TableEntry& entry, const TableRows& rows) {
+                                          const tables::TableEntry& entry, const TableRows& rows,
+                                          uint64_t* events) {
   RowDecoder decoder(bundle, table, entry, rows);
   if (!decoder.missing().empty()) {
     return Status(ErrorCode::kBundleUnsupported, decoder.missing()).WithPath(rows.path());
@@ -212,6 +214,7 @@ Result<tables::IntervalTable> ConsumeRows(BundleContext& bundle, const Table& ta
   TypedRow typed;
   for (uint64_t i = 0; i < rows.size(); ++i) {
     if (rows.IsPadding(i)) continue;
+    ++*events;
     Status status = decoder.Decode(rows.row(i), &typed);
     if (status.ok() && observer) observer->Row(typed, decoder);
     if (status.ok()) {
@@ -230,11 +233,13 @@ Status ReadIntervalTable(BundleContext& bundle, const Table& table, const tables
   Status status = [&]() -> Status {
     auto rows = ReadRows(bundle.files, table);
     if (!rows.ok()) return rows.status();
-    result->rows = rows->CountEvents();
-    tables::IntervalTable intervals(entry, table.run(), false);
-    ASSIGN_OR_RETURN(intervals, ConsumeRows(bundle, table, entry, *rows));
-    RETURN_IF_ERROR(committer.Commit(std::move(intervals)));
-    return OkStatus();
+    auto intervals = ConsumeRows(bundle, table, entry, *rows, &result->rows);
+    if (!intervals.ok()) {
+      // Listed with all its rows, not those read before the one that failed.
+      result->rows = rows->CountEvents();
+      return intervals.status();
+    }
+    return committer.Commit(intervals.take());
   }();
   if (status.ok()) {
     result->read = true;
