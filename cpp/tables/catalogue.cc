@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 namespace instrumentscope::tables {
 namespace {
@@ -23,6 +24,82 @@ constexpr ColumnSpec kStartMessage = {"start-message", Role::kStartMessage, Valu
 constexpr ColumnSpec kEndMessage = {"end-message", Role::kEndMessage, ValueType::kText};
 
 constexpr std::string_view kIntervalsLost = "its intervals";
+
+// A table that is no intervals: read whole, its rows not split into sources.
+TableEntry Whole(std::string_view schema, std::string_view seen, Consumer consumer,
+                 std::vector<ColumnSpec> columns, std::string_view lost) {
+  TableEntry entry{schema, seen, consumer, std::move(columns), "", "", SourceSplit::kRun};
+  entry.lost = lost;
+  return entry;
+}
+
+// The columns of every table of CPU samples but time-sample's.
+std::vector<ColumnSpec> SampleColumns() {
+  return {{"time", Role::kStart, ValueType::kTime, true},
+          {"thread", Role::kThread, ValueType::kThread, true},
+          kProcess,
+          {"weight", Role::kWeight, ValueType::kWeight, true},
+          {"stack", Role::kBacktrace, ValueType::kBacktrace, true}};
+}
+
+void AddSampleTables(std::vector<TableEntry>* entries) {
+  entries->push_back(Whole("time-profile",
+                           "bundles 10.0 to 26.0; exports of Xcode 12.5 to 26.4 (weight: ns)",
+                           Consumer::kCpuSamples, SampleColumns(), "its samples"));
+  entries->push_back(Whole("cpu-profile", "exports (CPU Profiler; weight: cycles)",
+                           Consumer::kCpuSamples, SampleColumns(), "its samples"));
+  entries->push_back(Whole("counters-profile",
+                           "exports (CPU Counters; weight: ns in <weight> cells, else a count)",
+                           Consumer::kCpuSamples, SampleColumns(), "its samples"));
+  entries->push_back(Whole("time-sample",
+                           "exports of Xcode 27.0; bundles 26.0 (beside time-profile, not read)",
+                           Consumer::kCpuSamples,
+                           {{"time", Role::kStart, ValueType::kTime, true},
+                            {"thread", Role::kThread, ValueType::kThread, true},
+                            {"cp-user-callstack", Role::kBacktrace, ValueType::kBacktrace, true},
+                            {"cp-kernel-callstack", Role::kKernelBacktrace, ValueType::kBacktrace}},
+                           "its samples"));
+  // Bundles of cpu-profile, counters-profile and time-sample are refused, their columns named.
+  for (TableEntry& entry : *entries) {
+    if (entry.consumer == Consumer::kCpuSamples && entry.schema != "time-profile") {
+      entry.from_bundles = false;
+    }
+  }
+  TableEntry page_faults = Whole("virtual-memory", "exports of Instruments 14/15 (1,914 rows)",
+                                 Consumer::kWeightedEvents,
+                                 {kStart,
+                                  {"duration", Role::kWeight, ValueType::kDuration, true},
+                                  {"thread", Role::kThread, ValueType::kThread, true},
+                                  kProcess,
+                                  {"backtrace", Role::kBacktrace, ValueType::kBacktrace}},
+                                 "its page faults");
+  page_faults.from_bundles = false;
+  page_faults.weighs = "time in page faults";
+  entries->push_back(std::move(page_faults));
+}
+
+// Bundles only: an export names its threads and processes in their cells.
+void AddNameTables(std::vector<TableEntry>* entries) {
+  std::vector<TableEntry> names = {
+      Whole("thread-name", "bundles 10.0 to 11.4.1", Consumer::kThreadNames,
+            {{"thread", Role::kThread, ValueType::kThread, true},
+             {"name", Role::kName, ValueType::kText, true}},
+            "thread names"),
+      Whole("thread-info", "bundles 16.0 to 26.0", Consumer::kThreadNames,
+            {{"thread", Role::kThread, ValueType::kThread, true},
+             {"name", Role::kName, ValueType::kText},
+             {"main-thread", Role::kMainThread, ValueType::kNumber}},
+            "thread names"),
+      Whole("process-info", "bundles 16.0 to 26.0", Consumer::kProcessNames,
+            {{"pid", Role::kProcess, ValueType::kPid, true},
+             {"process-name", Role::kName, ValueType::kText, true}},
+            "process names"),
+  };
+  for (TableEntry& entry : names) {
+    entry.from_exports = false;
+    entries->push_back(std::move(entry));
+  }
+}
 
 std::vector<TableEntry> MakeCatalogue() {
   std::vector<TableEntry> entries;
@@ -168,6 +245,8 @@ std::vector<TableEntry> MakeCatalogue() {
                                "",
                                std::nullopt,
                                "its run loop iterations"});
+  AddSampleTables(&entries);
+  AddNameTables(&entries);
   return entries;
 }
 
@@ -185,38 +264,11 @@ const TableEntry* FindTable(std::string_view schema) {
   return found == entries.end() ? nullptr : &*found;
 }
 
-const std::vector<OtherTable>& OtherTables() {
-  using Becomes = OtherTable::Becomes;
-  static const std::vector<OtherTable> tables = {
-      {"time-profile", "bundles 10.0 to 26.0; exports of Xcode 12.5 to 26.4", Becomes::kCpuSamples,
-       true, true, ""},
-      {"cpu-profile", "exports (CPU Profiler); bundles refused, their columns named",
-       Becomes::kCpuSamples, false, true, ""},
-      {"counters-profile", "exports (CPU Counters); bundles refused, their columns named",
-       Becomes::kCpuSamples, false, true, ""},
-      {"time-sample", "exports; bundles 26.0 (beside time-profile)", Becomes::kCpuSamples, false,
-       true, ""},
-      {"thread-name", "bundles 10.0 to 11.4.1", Becomes::kNames, true, false, ""},
-      {"thread-info", "bundles 16.0 to 26.0", Becomes::kNames, true, false, ""},
-      {"process-info", "bundles 16.0 to 26.0", Becomes::kNames, true, false, ""},
-      {"virtual-memory", "exports of Instruments 14/15 (1,914 rows)", Becomes::kWeightedEvents,
-       false, true, "time in page faults"},
-  };
-  return tables;
-}
-
-const OtherTable* FindOtherTable(std::string_view schema) {
-  const std::vector<OtherTable>& tables = OtherTables();
-  auto found = std::find_if(tables.begin(), tables.end(),
-                            [&](const OtherTable& table) { return table.schema == schema; });
-  return found == tables.end() ? nullptr : &*found;
-}
-
 std::vector<std::string_view> CpuSampleSchemas(bool from_bundles) {
   std::vector<std::string_view> schemas;
-  for (const OtherTable& table : OtherTables()) {
-    if (table.becomes != OtherTable::Becomes::kCpuSamples) continue;
-    if (from_bundles ? table.from_bundles : table.from_exports) schemas.push_back(table.schema);
+  for (const TableEntry& entry : Catalogue()) {
+    if (entry.consumer != Consumer::kCpuSamples) continue;
+    if (from_bundles ? entry.from_bundles : entry.from_exports) schemas.push_back(entry.schema);
   }
   return schemas;
 }

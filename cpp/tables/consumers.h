@@ -50,7 +50,8 @@ class RowObserver {
   virtual void Row(const TypedRow& row, RowContext& context) = 0;
 };
 
-// The consumer of `entry`'s rows in `run`; `columns`: the roles its schema fills.
+// The consumer of `entry`'s rows in `run`, a table of intervals
+// (MakesIntervals); `columns`: the roles its schema fills.
 std::unique_ptr<IntervalConsumer> MakeConsumer(const TableEntry& entry, uint32_t run,
                                                RoleSet columns, RowContext& context);
 

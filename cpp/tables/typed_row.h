@@ -31,10 +31,14 @@ enum class Role : uint8_t {
   kFormat,      // a signpost row's format string
   kStartMessage,
   kEndMessage,
-  kIntervalType,  // a run loop interval's kind ("individual_iteration")
-  kMode,          // a run loop's mode
+  kIntervalType,     // a run loop interval's kind ("individual_iteration")
+  kMode,             // a run loop's mode
+  kWeight,           // what a sample weighs: a time, cycles, or another event's duration
+  kBacktrace,        // a sample's (user) stack
+  kKernelBacktrace,  // a sample's kernel stack, drawn above its user stack
+  kMainThread,       // 1 on the row of a process's main thread
 };
-inline constexpr size_t kRoles = static_cast<size_t>(Role::kMode) + 1;
+inline constexpr size_t kRoles = static_cast<size_t>(Role::kMainThread) + 1;
 
 // The kind of value a role's column holds.
 enum class ValueType : uint8_t {
@@ -42,8 +46,11 @@ enum class ValueType : uint8_t {
   kDuration,  // ns; all ones within its bits: still going (formats/durations.h)
   kThread,
   kProcess,
-  kText,    // a string, or a message made text
-  kNumber,  // an integer: a signpost id, a run loop event's type
+  kText,       // a string, or a message made text
+  kNumber,     // an integer: a signpost id, a run loop event's type, a flag
+  kPid,        // a process id itself, not a process record: in `pid`
+  kWeight,     // a sample's weight: a time where `nanoseconds` says so, else a count
+  kBacktrace,  // a stack, interned in the ProfileBuilder: its StackId in `number`
 };
 
 // One cell, decoded.
@@ -59,6 +66,7 @@ struct Value {
   // A thread's identity to its reader (a bundle's thread reference, an
   // export's tid): what tells threads apart, not a name.
   uint64_t key = 0;
+  bool nanoseconds = false;  // kWeight: the weight is a time
 };
 
 class TypedRow {

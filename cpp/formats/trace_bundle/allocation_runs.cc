@@ -10,7 +10,7 @@
 #include "base/text.h"
 #include "formats/trace_bundle/allocations.h"
 #include "formats/trace_bundle/bundle_context.h"
-#include "formats/trace_bundle/run_samples.h"
+#include "tables/sample_table.h"
 
 namespace instrumentscope::trace_bundle {
 namespace {
@@ -18,17 +18,17 @@ namespace {
 // The profiles of one run, held until it has been read whole: heap blocks
 // and VM regions, every one and those alive at the end.
 struct AllocationSamples {
-  RunSamples all;
-  RunSamples alive;
-  RunSamples vm_all;
-  RunSamples vm_alive;
+  tables::SampleTable all;
+  tables::SampleTable alive;
+  tables::SampleTable vm_all;
+  tables::SampleTable vm_alive;
 
-  std::vector<RunSamples*> each() { return {&all, &alive, &vm_all, &vm_alive}; }
+  std::vector<tables::SampleTable*> each() { return {&all, &alive, &vm_all, &vm_alive}; }
 };
 
 // Each timeline of a run: which samples, how weighed, and what it is called.
 struct AllocationTimeline {
-  RunSamples AllocationSamples::*samples;
+  tables::SampleTable AllocationSamples::*samples;
   ProfileKind kind;
   ValueUnit unit;
   bool count;
@@ -71,7 +71,8 @@ class AllocationRunReader {
   const std::map<uint32_t, uint64_t>& unread() const { return unread_; }
 
  private:
-  Status AddBlock(const AllocationEvent& event, RunSamples& all, RunSamples& alive);
+  Status AddBlock(const AllocationEvent& event, tables::SampleTable& all,
+                  tables::SampleTable& alive);
   Status AddFree(const AllocationEvent& event);
   uint32_t Process();
   Result<StackId> Stack(uint32_t id);
@@ -81,7 +82,7 @@ class AllocationRunReader {
   const AllocationRun& run_;
   const RunDetails* details_;
   AllocationSamples& samples_;
-  std::optional<uint32_t> process_;               // the process's thread in every RunSamples
+  std::optional<uint32_t> process_;               // the process's thread in every SampleTable
   std::set<uint32_t> tids_;                       // the threads that allocated
   std::unordered_map<uint32_t, StackId> stacks_;  // backtrace id → stack
   std::unordered_map<uint64_t, uint64_t> frees_;  // a free's id → its allocation's, until seen
@@ -101,8 +102,8 @@ Status AllocationRunReader::Add(const AllocationEvent& event) {
   return OkStatus();
 }
 
-Status AllocationRunReader::AddBlock(const AllocationEvent& event, RunSamples& all,
-                                     RunSamples& alive) {
+Status AllocationRunReader::AddBlock(const AllocationEvent& event, tables::SampleTable& all,
+                                     tables::SampleTable& alive) {
   uint32_t thread = Process();
   tids_.insert(event.thread);
   StackId stack;
@@ -129,7 +130,7 @@ Status AllocationRunReader::AddFree(const AllocationEvent& event) {
 
 Status AllocationRunReader::Finish() {
   if (process_) {
-    for (RunSamples* samples : samples_.each()) {
+    for (tables::SampleTable* samples : samples_.each()) {
       samples->thread(*process_).threads = static_cast<uint32_t>(tids_.size());
     }
   }
@@ -145,9 +146,9 @@ Status AllocationRunReader::Finish() {
 // the process.
 uint32_t AllocationRunReader::Process() {
   if (process_) return *process_;
-  ThreadIdentity identity = LegacyThread(details_, nullptr, 0, files_.pid);
+  tables::SampleThread identity = LegacyThread(details_, nullptr, 0, files_.pid);
   identity.name = "All threads";
-  for (RunSamples* samples : samples_.each()) process_ = samples->AddThread(identity);
+  for (tables::SampleTable* samples : samples_.each()) process_ = samples->AddThread(identity);
   return *process_;
 }
 
@@ -221,12 +222,12 @@ Status ReadAllocationRunFiles(BundleContext& bundle, const AllocationRunFiles& f
 Status CommitRun(BundleContext& bundle, const AllocationRunFiles& files,
                  const AllocationSamples& samples) {
   for (const AllocationTimeline& timeline : kTimelines) {
-    const RunSamples& chosen = samples.*timeline.samples;
+    const tables::SampleTable& chosen = samples.*timeline.samples;
     // VM regions only when the run mapped any.
     if (timeline.kind == ProfileKind::kVmRegions && chosen.size() == 0) continue;
-    RETURN_IF_ERROR(chosen.CommitAs(
-        bundle.builder, files.run, std::string(kAllocationsTable), files.events_path, timeline.unit,
-        TimelineContent{timeline.kind, timeline.weighs}, timeline.count));
+    tables::SampleTimeline shown{files.run, std::string(kAllocationsTable), timeline.unit,
+                                 TimelineContent{timeline.kind, timeline.weighs}, timeline.count};
+    RETURN_IF_ERROR(chosen.Commit(bundle.builder, shown, files.events_path));
   }
   return OkStatus();
 }

@@ -38,7 +38,7 @@ struct CoreRunState {
   CoreRunState& operator=(const CoreRunState&) = delete;
 
   RunReferences references;
-  RunThreadNames names;  // read before the samples, which take them
+  tables::TableNames names;  // read before the samples, which take them
   CoreStacks stacks;
   bool messages_unreadable = false;  // and said so, once
 };

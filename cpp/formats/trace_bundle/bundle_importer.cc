@@ -11,7 +11,8 @@
 #include "formats/trace_bundle/bundle_context.h"
 #include "formats/trace_bundle/interval_rows.h"
 #include "formats/trace_bundle/legacy_runs.h"
-#include "formats/trace_bundle/time_profile.h"
+#include "formats/trace_bundle/sample_rows.h"
+#include "formats/trace_bundle/threads.h"
 #include "model/profile_builder.h"
 #include "tables/catalogue.h"
 #include "tables/table_committer.h"
@@ -34,30 +35,16 @@ constexpr UnreadInstrument kUnreadInstruments[] = {
     {"UIAutomation", "its script's log is in no profile"},
 };
 
-// The tables of samples and names read, by schema name; tables of intervals
-// are the catalogue's (tables/catalogue.h). Every other table is only
-// listed, with its row count.
-struct TableConsumer {
-  std::string_view table;
-  // Names are read before samples, which take them as their threads appear;
-  // they give their tables' row counts for the listing.
-  Status (*read_names)(BundleContext& bundle, const Table& table, uint64_t* rows);
-  // Samples list their tables themselves.
-  Status (*read_samples)(BundleContext& bundle, const Table& table);
-};
+// The catalogue's entry of a table a bundle's rows are read for, else null:
+// a table only listed, with its row count.
+const tables::TableEntry* EntryOf(const Table& table) {
+  const tables::TableEntry* entry = tables::FindTable(table.name());
+  return entry && entry->from_bundles ? entry : nullptr;
+}
 
-constexpr TableConsumer kConsumers[] = {
-    {"thread-name", &ReadThreadNameTable, nullptr},
-    {"thread-info", &ReadThreadInfoTable, nullptr},    // Instruments 16
-    {"process-info", &ReadProcessInfoTable, nullptr},  // Instruments 16
-    {kTimeProfileTable, nullptr, &ImportTimeProfile},
-};
-
-const TableConsumer* ConsumerOf(const Table& table) {
-  for (const TableConsumer& consumer : kConsumers) {
-    if (consumer.table == table.name()) return &consumer;
-  }
-  return nullptr;
+bool NamesThreadsOrProcesses(const tables::TableEntry& entry) {
+  return entry.consumer == tables::Consumer::kThreadNames ||
+         entry.consumer == tables::Consumer::kProcessNames;
 }
 
 // "indexed-store-17" of "corespace/run1/core/stores/indexed-store-17/".
@@ -216,11 +203,12 @@ Status BundleImport::ReadIntervals(std::vector<IntervalTableRead>* reads) {
   // The tables that repeat one another first, so that their intervals come
   // first in the profile, as the catalogue lists them.
   for (const tables::TableEntry& entry : tables::Catalogue()) {
-    if (entry.repeats_rank) RETURN_IF_ERROR(read(entry));
+    if (entry.repeats_rank && entry.from_bundles) RETURN_IF_ERROR(read(entry));
   }
   RETURN_IF_ERROR(committer.CommitHeld());
   for (const tables::TableEntry& entry : tables::Catalogue()) {
-    if (!entry.repeats_rank) RETURN_IF_ERROR(read(entry));
+    bool intervals = tables::MakesIntervals(entry.consumer) && entry.from_bundles;
+    if (intervals && !entry.repeats_rank) RETURN_IF_ERROR(read(entry));
   }
   for (size_t i = 0; i < tables_.size(); ++i) {
     if (committer.LeftOut(tables_[i].run(), tables_[i].name())) (*reads)[i].read = false;
@@ -230,13 +218,14 @@ Status BundleImport::ReadIntervals(std::vector<IntervalTableRead>* reads) {
 }
 
 Status BundleImport::ReadTables() {
-  // Name tables first; the row counts they give are listed in table order.
+  // Name tables first, as samples and intervals take their names; the row
+  // counts they give are listed in table order.
   std::vector<std::optional<uint64_t>> name_rows(tables_.size());
   for (size_t i = 0; i < tables_.size(); ++i) {
-    const TableConsumer* consumer = ConsumerOf(tables_[i]);
-    if (!consumer || !consumer->read_names) continue;
+    const tables::TableEntry* entry = EntryOf(tables_[i]);
+    if (!entry || !NamesThreadsOrProcesses(*entry)) continue;
     uint64_t rows = 0;
-    RETURN_IF_ERROR(consumer->read_names(bundle_, tables_[i], &rows));
+    RETURN_IF_ERROR(ReadNameTable(bundle_, tables_[i], *entry, &rows));
     name_rows[i] = rows;
   }
   std::vector<IntervalTableRead> intervals(tables_.size());
@@ -248,9 +237,9 @@ Status BundleImport::ReadTables() {
   }
   for (size_t i = 0; i < tables_.size(); ++i) {
     const Table& table = tables_[i];
-    const TableConsumer* consumer = ConsumerOf(table);
-    if (consumer && consumer->read_samples) {
-      RETURN_IF_ERROR(consumer->read_samples(bundle_, table));
+    const tables::TableEntry* entry = EntryOf(table);
+    if (entry && entry->consumer == tables::Consumer::kCpuSamples) {
+      RETURN_IF_ERROR(ReadSampleTable(bundle_, table, *entry));  // lists the table itself
       RETURN_IF_ERROR(Ended());
       continue;
     }

@@ -1,15 +1,16 @@
 // The .trace bundle format, for the registry: bundles written by Instruments
 // 4.5 to 26, zipped (at the zip's root or one folder down) or as a folder's
-// files. Reads the CPU samples of every run — the time-profile tables of
-// corespace runs (time_profile.h) and the legacy Time Profiler's
-// Trace<N>.run files (legacy_runs.h) — named from form.template, the symbol
-// archives of symbols/ (12+) or 4.5's shared_data (frames.h), with thread
-// and process names from wherever the bundle has them: form.template and
-// the thread-name, thread-info and process-info tables (threads.h); the
-// tables of intervals and events of the catalogue (tables/catalogue.h:
-// signposts, thermal states, life-cycle periods, hangs, run loops), their
-// rows decoded by interval_rows.h for the catalogue's consumers; and the
-// allocations of Allocations runs (allocation_runs.h). A part that cannot be
+// files. Every table of the catalogue (tables/catalogue.h) a bundle is read
+// for has its rows decoded by row_decoder.h for the entry's consumer: the
+// thread-name, thread-info and process-info tables first (threads.h), then
+// the tables of intervals and events (interval_rows.h: signposts, thermal
+// states, life-cycle periods, hangs, run loops), then the CPU samples of
+// corespace runs (sample_rows.h: time-profile). Besides the tables: the
+// legacy Time Profiler's Trace<N>.run files (legacy_runs.h) and the
+// allocations of Allocations runs (allocation_runs.h). Frames are named from
+// form.template, the symbol archives of symbols/ (12+) or 4.5's shared_data
+// (frames.h); threads and processes from wherever the bundle names them
+// (threads.h). A part that cannot be
 // read is left out with a warning (diagnostics.h).
 //
 // Not read (yet): sample tables other than time-profile (cpu-profile,

@@ -116,7 +116,7 @@ Status NoSamplesError(const FormTemplate* form, const BundleLayout& layout,
   }
   // The sample tables of other kinds, which this version cannot decode yet.
   for (std::string_view kind : tables::CpuSampleSchemas(false)) {
-    if (tables::FindOtherTable(kind)->from_bundles) continue;
+    if (tables::FindTable(kind)->from_bundles) continue;
     bool present = std::any_of(tables.begin(), tables.end(),
                                [kind](const Table& table) { return table.name() == kind; });
     if (present) return UndecodedSamplesError(kind, tables);

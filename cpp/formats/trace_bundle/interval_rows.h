@@ -1,15 +1,7 @@
-// The rows of a bundle's interval tables (tables/catalogue.h), decoded into
-// TypedRows for their consumers (tables/consumers.h): each column found by
-// its mnemonic wherever its bits sit (RowLayout::Field, topology parts
-// included); times and durations as stored (a duration's width kept, so
-// that all ones reads as "still going"); strings from the run's strings
-// file; messages (narrative and os-log-metadata columns, typed arrays) made
-// text; processes and threads from the run's uniquer. A table that cannot
-// be read costs only itself: a TABLE_UNREADABLE warning, none of its
+// A bundle's interval tables (tables/catalogue.h), their rows decoded
+// (row_decoder.h) for their consumers (tables/consumers.h). A table that
+// cannot be read costs only itself: a TABLE_UNREADABLE warning, none of its
 // intervals.
-//
-// A thread's process is looked up only where the table splits by thread or
-// names no process itself.
 #ifndef INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_INTERVAL_ROWS_H_
 #define INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_INTERVAL_ROWS_H_
 

@@ -9,7 +9,7 @@
 #include "base/checked_math.h"
 #include "formats/trace_bundle/bundle_context.h"
 #include "formats/trace_bundle/legacy_sampler.h"
-#include "formats/trace_bundle/run_samples.h"
+#include "tables/sample_table.h"
 
 namespace instrumentscope::trace_bundle {
 namespace {
@@ -20,7 +20,7 @@ constexpr std::string_view kSamplerTable = "sampler";
 class LegacyRunReader {
  public:
   LegacyRunReader(BundleContext& bundle, const LegacyRunFiles& files, const SamplerRun& run,
-                  int64_t weight, RunSamples* samples)
+                  int64_t weight, tables::SampleTable* samples)
       : bundle_(bundle),
         files_(files),
         run_(run),
@@ -39,7 +39,7 @@ class LegacyRunReader {
   const SamplerRun& run_;
   const RunDetails* details_;
   int64_t weight_;
-  RunSamples& samples_;
+  tables::SampleTable& samples_;
   std::map<uint64_t, uint32_t> threads_;          // tid → thread
   std::unordered_map<uint32_t, StackId> stacks_;  // backtrace id → stack
   std::vector<FrameId> frames_;                   // scratch
@@ -67,7 +67,7 @@ uint32_t LegacyRunReader::Thread(uint64_t tid, int64_t backtrace_pid) {
   auto known = threads_.find(tid);
   if (known != threads_.end()) return known->second;
   auto archived = run_.threads.find(tid);
-  ThreadIdentity identity = LegacyThread(
+  tables::SampleThread identity = LegacyThread(
       details_, archived == run_.threads.end() ? nullptr : &archived->second, tid, backtrace_pid);
   return threads_.emplace(tid, samples_.AddThread(std::move(identity))).first->second;
 }
@@ -86,8 +86,8 @@ StackId LegacyRunReader::Stack(uint32_t id, const RawBacktrace& backtrace) {
 }
 
 // Reads the run into `samples`; `count` gets its number of records, once known.
-Status ReadLegacyRun(BundleContext& bundle, const LegacyRunFiles& files, RunSamples* samples,
-                     std::optional<uint64_t>* count) {
+Status ReadLegacyRun(BundleContext& bundle, const LegacyRunFiles& files,
+                     tables::SampleTable* samples, std::optional<uint64_t>* count) {
   // The run archive is a zip of one typedstream.
   std::string member_path;
   std::vector<uint8_t> typedstream;
@@ -111,7 +111,10 @@ Status ReadLegacyRun(BundleContext& bundle, const LegacyRunFiles& files, RunSamp
       ReadSamplerRecords(ByteSpan(records->data(), records->size()), *run,
                          [&reader](const SamplerRecord& record) { return reader.Add(record); });
   if (!status.ok()) return status.WithPath(files.sampler_path);
-  return samples->Commit(bundle.builder, files.run, std::string(kSamplerTable), files.sampler_path);
+  tables::SampleTimeline timeline;
+  timeline.run = files.run;
+  timeline.table = std::string(kSamplerTable);
+  return samples->Commit(bundle.builder, timeline, files.sampler_path);
 }
 
 }  // namespace
@@ -131,7 +134,7 @@ Status ImportLegacyRuns(BundleContext& bundle) {
           PartRole::kDetails));
       continue;
     }
-    RunSamples samples;
+    tables::SampleTable samples;
     std::optional<uint64_t> count;
     Status status = ReadLegacyRun(bundle, files, &samples, &count);
     if (!status.ok()) {

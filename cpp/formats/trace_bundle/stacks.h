@@ -8,6 +8,7 @@
 #define INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_STACKS_H_
 
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -36,6 +37,12 @@ class CoreStacks {
         max_frames_(max_frames) {}
 
   Result<StackId> Stack(uint64_t stack_ref);
+  // The stack of a reference Stack() has made before, else nullopt.
+  std::optional<StackId> Known(uint64_t stack_ref) const {
+    if (stack_ref == kNoStack) return kEmptyStack;
+    auto cached = stacks_.find(stack_ref);
+    return cached == stacks_.end() ? std::nullopt : std::optional<StackId>(cached->second);
+  }
 
  private:
   // The stack of a stack's root-side part, below a leaf frame.

@@ -179,23 +179,6 @@ Result<StoreDescriptor> ReadDescriptor(const KeyedArchive& archive) {
 
 namespace {
 
-// Places the time and category of a 9-byte topology at `offset`: its thread
-// references are four times their record's index.
-void PlaceTopology(size_t offset, RowLayout* layout) {
-  layout->time = FieldSlot{offset, 6};
-  layout->category1 = FieldSlot{offset + 6, 3};
-  layout->thread_ref_step = 4;
-}
-
-// Places the time and categories of a 16-byte topology (Instruments 16): its
-// thread references are their record's index.
-void PlaceWideTopology(size_t offset, RowLayout* layout) {
-  layout->time = FieldSlot{offset, 8};
-  layout->category1 = FieldSlot{offset + 8, 4};
-  layout->category2 = FieldSlot{offset + 12, 4};
-  layout->thread_ref_step = 1;
-}
-
 void PlaceColumn(const std::string& mnemonic, FieldSlot slot, RowLayout* layout) {
   layout->columns.emplace(mnemonic, slot);
 }
@@ -271,10 +254,10 @@ Result<RowLayout> LayoutRow(const StoreSchema& schema,
       has_topology = has_topology || topology;
       if (topology) PlaceTopologyColumns(schema, field.type, offset, &layout);
       if (field.type == kFieldTimeAndCategory) {
-        PlaceTopology(offset, &layout);
+        layout.time = FieldSlot{offset, 6};
         offset += kTopologySize;
       } else if (field.type == kFieldTimeAndCategories) {
-        PlaceWideTopology(offset, &layout);
+        layout.time = FieldSlot{offset, 8};
         offset += kWideTopologySize;
       } else if (field.type == kFieldIntervalPacked) {
         // Only interval tables' readers read it, through Field(): `time` is
@@ -283,9 +266,6 @@ Result<RowLayout> LayoutRow(const StoreSchema& schema,
         offset += kPackedIntervalSize;
       } else if (field.type == kFieldInterval) {
         layout.time = FieldSlot{offset, 8};
-        layout.category1 = FieldSlot{offset + 16, 4};
-        layout.category2 = FieldSlot{offset + 20, 4};
-        layout.thread_ref_step = 1;
         offset += kIntervalSize;
       } else if (field.type == kFieldU32 || field.type == kFieldU64) {
         size_t width = field.type == kFieldU32 ? 4 : 8;
@@ -305,7 +285,7 @@ Result<RowLayout> LayoutRow(const StoreSchema& schema,
       PlaceTopologyColumns(schema, kFieldIntervalPacked, 0, &layout);
       offset = kPackedIntervalSize;
     } else {
-      PlaceTopology(0, &layout);
+      layout.time = FieldSlot{0, 6};
       PlaceTopologyColumns(schema, kFieldTimeAndCategory, 0, &layout);
       offset = kTopologySize;
     }

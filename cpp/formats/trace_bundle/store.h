@@ -55,20 +55,15 @@ struct BitSlot {
   }
 };
 
-// Where the fields of a row are: the topology's time and categories (category
-// 1 is the thread in sample tables, the pid in thread-info and process-info;
-// category 2, of the 16-byte topology only, is 0 in every row seen), and the
-// other columns by mnemonic. The sample tables' readers use `time` and
-// `category1`; every other column is found with Field(), which knows every
-// topology's parts (start, duration, categories) by the schema's topologyField.
+// Where the fields of a row are: the topology's, and the other columns by
+// mnemonic. Every column is found with Field(), which knows every topology's
+// parts (start, duration, categories) by the schema's topologyField, to the
+// bit: category 1 is the thread in sample tables, the pid in thread-info and
+// process-info; category 2, of the 16-byte topology only, is 0 in every row
+// seen.
 struct RowLayout {
   size_t row_size = 0;
-  FieldSlot time;
-  FieldSlot category1;
-  FieldSlot category2;
-  // A thread reference is this many times the index of its [tid, process]
-  // record: 4 with the 9-byte topology, 1 with the 16-byte one.
-  uint64_t thread_ref_step = 4;
+  FieldSlot time;  // the bytes the topology's time starts in: without them, no table read
   std::map<std::string, FieldSlot, std::less<>> columns;
 
   // The columns the topology holds, by mnemonic, to the bit.

@@ -201,16 +201,11 @@ Result<MessageReader> RunReferences::Messages() {
   return MessageReader(**typed_arrays_, **engineering_types_, *strings);
 }
 
-Result<RunReferences::Thread> RunReferences::ThreadOf(uint64_t thread_ref, uint64_t step,
-                                                      uint64_t process_ref) {
+Result<RunReferences::Thread> RunReferences::ThreadOf(uint64_t thread_ref, uint64_t process_ref) {
   const Uniquer* arrays;
   ASSIGN_OR_RETURN(arrays, Arrays());
-  if (thread_ref % step != 0) {
-    return Status(ErrorCode::kBundleCorrupt, "thread reference " + std::to_string(thread_ref) +
-                                                 " is no multiple of " + std::to_string(step));
-  }
   std::vector<uint64_t> record;
-  ASSIGN_OR_RETURN(record, arrays->Head(thread_ref / step, 2));
+  ASSIGN_OR_RETURN(record, arrays->Head(thread_ref, 2));
   if (record.empty()) {
     return Status(ErrorCode::kBundleCorrupt,
                   "the record of thread reference " + std::to_string(thread_ref) + " is empty");

@@ -1,10 +1,11 @@
 // The tables of a bundle's runs, for the consumers that give them meaning: a
 // store (corespace/run<N>/core/stores/<store>/) opened by its schema, its rows
-// typed (the topology's time and categories, the other columns by mnemonic,
-// laid out by bulkstore_descriptor or, without one, by the schema), and the
+// typed (every column by mnemonic, the topology's parts to the bit, laid out
+// by bulkstore_descriptor or, without one, by the schema), and the
 // references rows hold resolved through the run's array uniquer and strings.
 // Errors name the file, the byte offset and the row. Knows no table's
-// meaning: time_profile.cc, threads.cc… do. See FORMAT.md for the layouts.
+// meaning: the catalogue (tables/catalogue.h) does, and row_decoder.h
+// decodes rows for its consumers. See FORMAT.md for the layouts.
 #ifndef INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_TABLES_H_
 #define INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_TABLES_H_
 
@@ -39,10 +40,8 @@ Result<Table> OpenTable(BundleFiles& files, const StoreFolder& store);
 // One row of a table.
 class Row {
  public:
-  Row(ByteSpan bytes, const RowLayout& layout) : bytes_(bytes), layout_(layout) {}
+  explicit Row(ByteSpan bytes) : bytes_(bytes) {}
 
-  uint64_t time() const { return Bytes(layout_.time); }
-  uint64_t category1() const { return Bytes(layout_.category1); }
   // A column anywhere, packed in bits or not (RowLayout::Field); 0 when absent.
   // LayoutRow checked once that the fields fit the row size, the size of
   // every row: no check per field of millions of rows.
@@ -53,15 +52,7 @@ class Row {
   }
 
  private:
-  // A field's unsigned little-endian value; 0 for one the table lacks.
-  uint64_t Bytes(FieldSlot field) const {
-    uint64_t value = 0;
-    for (size_t i = field.width; i-- > 0;) value = value << 8 | bytes_[field.offset + i];
-    return value;
-  }
-
   ByteSpan bytes_;
-  const RowLayout& layout_;
 };
 
 // The rows of a table, read whole.
@@ -70,7 +61,7 @@ class TableRows {
   const RowLayout& layout() const { return layout_; }
   uint64_t size() const { return rows_.row_count(); }  // padding included
   bool IsPadding(uint64_t row) const { return rows_.IsPadding(row); }
-  Row row(uint64_t row) const { return Row(rows_.Row(row), layout_); }
+  Row row(uint64_t row) const { return Row(rows_.Row(row)); }
   uint64_t offset(uint64_t row) const { return rows_.row_offset(row); }
   uint64_t CountEvents() const { return rows_.CountEvents(); }
   // Calls `visit(row)` with every row that is no padding.
@@ -119,15 +110,15 @@ class RunReferences {
   // scanning when its index is lost), engineering types and strings.
   Result<MessageReader> Messages();
 
-  // A thread reference (XRThreadTypeID) is `step` times the index of its
-  // [tid, process reference] record; a record without a process takes the
-  // row's. A process reference (XRProcessTypeID) is the index of its [pid,
-  // name] record (the name is a placeholder, "TODO").
+  // A thread reference (XRThreadTypeID) is the index of its [tid, process
+  // reference] record (in the 9-byte topology, its 22 bits after the time's
+  // 50); a record without a process takes the row's. A process reference (XRProcessTypeID) is the
+  // index of its [pid, name] record (the name is a placeholder, "TODO").
   struct Thread {
     uint64_t tid = 0;
     int64_t pid = -1;
   };
-  Result<Thread> ThreadOf(uint64_t thread_ref, uint64_t step, uint64_t process_ref);
+  Result<Thread> ThreadOf(uint64_t thread_ref, uint64_t process_ref);
   Result<int64_t> ProcessId(uint64_t process_ref);
 
  private:

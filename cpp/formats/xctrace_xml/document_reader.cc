@@ -8,8 +8,7 @@ DocumentReader::DocumentReader(ProfileBuilder& builder, const ImportOptions& opt
     : builder_(builder),
       options_(options),
       cells_(builder, options.limits, error_),
-      rows_(builder, cells_.threads(), error_),
-      intervals_(builder, cells_.threads(), cells_.texts(), error_) {}
+      rows_(builder, cells_.threads(), cells_.texts(), error_) {}
 
 Content DocumentReader::Start(std::vector<OpenElement>& stack, const Attributes& attributes) {
   OpenElement& open = stack.back();
@@ -58,9 +57,9 @@ void DocumentReader::StartNode(OpenElement& node, const Attributes& attributes) 
   schema_seen_ = false;
   schema_name_.clear();
   columns_.clear();
-  layout_ = TableLayout{};
+  node_has_cpu_samples_ = false;
   node_has_intervals_ = false;
-  node_reading_ = Reading::kNone;
+  node_read_ = false;
   node_rows_ = 0;
 }
 
@@ -83,13 +82,9 @@ Content DocumentReader::StartRow(OpenElement& row) {
     return Content::kElements;
   }
   ++node_rows_;
-  if (node_reading_ == Reading::kNone) return Content::kSkipped;
+  if (!node_read_) return Content::kSkipped;
   in_row_ = true;
-  if (node_reading_ == Reading::kSamples) {
-    rows_.StartRow();
-  } else {
-    intervals_.StartRow(node_rows_);
-  }
+  rows_.StartRow(node_rows_);
   return Content::kValues;
 }
 
@@ -103,11 +98,7 @@ void DocumentReader::End(const OpenElement& closed, const std::vector<OpenElemen
   } else if (depth == 2 && closed.element == Element::kRow) {
     if (in_row_) {
       in_row_ = false;
-      if (node_reading_ == Reading::kSamples) {
-        rows_.EndRow();
-      } else {
-        intervals_.EndRow();
-      }
+      rows_.EndRow();
     }
   } else if (depth == 3 && closed.element == Element::kCol &&
              stack[2].element == Element::kSchema && stack[1].element == Element::kNode) {
@@ -126,45 +117,27 @@ void DocumentReader::End(const OpenElement& closed, const std::vector<OpenElemen
 
 void DocumentReader::EndSchema() {
   schema_seen_ = true;
-  layout_ = ReadTableLayout(schema_name_, columns_);
+  const tables::TableEntry* entry = tables::FindTable(schema_name_);
+  if (!entry || !entry->from_exports) return;
+  bool samples = entry->consumer == tables::Consumer::kCpuSamples;
+  if (!samples && !options_.intervals) return;
   bool in_run = !options_.run || *options_.run == node_run_;
-  if (layout_.has_cpu_samples) {
-    if (!in_run) return;
-    node_reading_ = Reading::kSamples;
-    ValueUnit unit = layout_.weight_unit == WeightUnit::kNanoseconds ? ValueUnit::kNanoseconds
-                                                                     : ValueUnit::kNone;
-    rows_.StartTable(layout_, builder_.AddTimeline(node_run_, layout_.schema, unit));
-    return;
-  }
-  if (!options_.intervals) return;
-  if (std::optional<WeightedLayout> weighted = ReadWeightedLayout(schema_name_, columns_)) {
-    node_has_intervals_ = true;
-    if (!in_run) return;
-    node_reading_ = Reading::kSamples;
-    layout_ = std::move(weighted->table);
-    ProfileBuilder::TimelineContent content;
-    content.kind = ProfileKind::kWeighted;
-    content.weighs = std::move(weighted->weighs);
-    rows_.StartTable(layout_,
-                     builder_.AddTimeline(node_run_, layout_.schema, ValueUnit::kNanoseconds,
-                                          ProfileBuilder::TimeAxis::kShared, content));
-  } else if (const tables::TableEntry* entry = tables::FindTable(schema_name_)) {
-    node_has_intervals_ = !in_run || intervals_.StartTable(*entry, columns_, node_run_);
-    if (!in_run || !node_has_intervals_) return;
-    node_reading_ = Reading::kIntervals;
-    cells_.KeepTexts(true);
-  }
+  // A table of another run is not read, nor its columns looked at.
+  bool read = in_run && rows_.StartTable(*entry, columns_, node_run_);
+  (samples ? node_has_cpu_samples_ : node_has_intervals_) = !in_run || read;
+  node_read_ = read;
+  if (read && tables::MakesIntervals(entry->consumer)) cells_.KeepTexts(true);
 }
 
 void DocumentReader::EndNode() {
-  if (node_reading_ == Reading::kIntervals) intervals_.EndTable();
+  if (node_read_) rows_.EndTable();
   TableSummary summary;
   summary.run = node_run_;
-  summary.schema = schema_seen_ ? layout_.schema : std::string("(no schema)");
+  summary.schema = schema_seen_ ? schema_name_ : std::string("(no schema)");
   summary.rows = node_rows_;
-  summary.has_cpu_samples = layout_.has_cpu_samples;
   // Listed as read only with rows, as a bundle's tables are, and not when left out.
-  bool left_out = node_reading_ == Reading::kIntervals && intervals_.table_left_out();
+  bool left_out = node_read_ && rows_.table_left_out();
+  summary.has_cpu_samples = node_has_cpu_samples_;  // left out or not: the import's error says
   summary.has_intervals = node_has_intervals_ && node_rows_ > 0 && !left_out;
   if (node_has_intervals_) runs_with_interval_tables_.insert(node_run_);
   tables_.push_back(std::move(summary));
@@ -172,10 +145,10 @@ void DocumentReader::EndNode() {
 }
 
 Status DocumentReader::Finish() {
-  RETURN_IF_ERROR(intervals_.Finish());
+  RETURN_IF_ERROR(rows_.Finish());
   // Tables whose signposts another table of their run holds are listed as not read.
   for (TableSummary& table : tables_) {
-    if (intervals_.LeftOut(table.run, table.schema)) table.has_intervals = false;
+    if (rows_.LeftOut(table.run, table.schema)) table.has_intervals = false;
   }
   return OkStatus();
 }

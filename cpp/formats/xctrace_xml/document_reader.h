@@ -1,14 +1,14 @@
 // The structure of an xctrace export, as the tokenizer reports its elements:
 // the root (table data, a table of contents, or not an export at all), each
 // <node> with its run and its <schema>'s columns, and which <row>s are read.
-// The elements inside those rows go to CellValues, the rows themselves to the
-// RowAssembler (CPU samples, and events weighted by duration) or to
-// IntervalRows (intervals). What the document held is kept for the importer's
+// The elements inside those rows go to CellValues, the rows themselves to
+// TableRows, for the consumer of the table's catalogue entry
+// (tables/catalogue.h). What the document held is kept for the importer's
 // summary.
 //
-// Not read: the rows of tables that hold neither CPU samples nor intervals
-// (nor those when ImportOptions::intervals is off), or of other runs than the
-// one asked for (they are counted, never parsed).
+// Not read: the rows of tables the catalogue has no entry for (nor those of
+// intervals and weighted events when ImportOptions::intervals is off), or of
+// other runs than the one asked for (they are counted, never parsed).
 #ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_DOCUMENT_READER_H_
 #define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_DOCUMENT_READER_H_
 
@@ -22,9 +22,8 @@
 #include "formats/importer.h"
 #include "formats/xctrace_xml/cell_values.h"
 #include "formats/xctrace_xml/elements.h"
-#include "formats/xctrace_xml/interval_rows.h"
-#include "formats/xctrace_xml/row_assembler.h"
 #include "formats/xctrace_xml/table_of_contents.h"
+#include "formats/xctrace_xml/table_rows.h"
 #include "formats/xctrace_xml/table_schema.h"
 #include "model/profile_builder.h"
 
@@ -50,13 +49,7 @@ class DocumentReader {
   void DeliverValue(const OpenElement& child, const OpenElement& parent, const Value& value) {
     cells_.Deliver(child, parent, value);
   }
-  void DeliverCell(const OpenElement& cell, const Value& value) {
-    if (node_reading_ == Reading::kSamples) {
-      rows_.AssignCell(cell, value);
-    } else {
-      intervals_.AssignCell(cell, value);
-    }
-  }
+  void DeliverCell(const OpenElement& cell, const Value& value) { rows_.AssignCell(cell, value); }
 
   // After the last element: what waits for the whole document (the
   // signposts of tables that may repeat one another).
@@ -69,9 +62,9 @@ class DocumentReader {
   // and gives it back; the table is left out with a warning.
   bool part_failed() const { return error_.part_failed(); }
   Status TakePartError() { return error_.TakePart(); }
-  void LeaveOutTable(Status located) { intervals_.LeaveOutTable(std::move(located)); }
+  void LeaveOutTable(Status located) { rows_.LeaveOutTable(std::move(located)); }
   // The first table left out, when nothing else was read: the import's error.
-  const std::optional<Status>& first_left_out() const { return intervals_.first_left_out(); }
+  const std::optional<Status>& first_left_out() const { return rows_.first_left_out(); }
 
   // What the document held.
   bool is_table_of_contents() const { return document_ == Document::kTableOfContents; }
@@ -80,7 +73,7 @@ class DocumentReader {
   const std::set<uint32_t>& runs() const { return runs_seen_; }
   // The runs with a table read as intervals or weighted events, empty or not.
   const std::set<uint32_t>& runs_with_interval_tables() const { return runs_with_interval_tables_; }
-  const RowAssembler& rows() const { return rows_; }
+  const TableRows& rows() const { return rows_; }
 
  private:
   Content StartRoot(const OpenElement& root);
@@ -94,8 +87,7 @@ class DocumentReader {
   const ImportOptions& options_;
   FirstError error_;
   CellValues cells_;
-  RowAssembler rows_;
-  IntervalRows intervals_;
+  TableRows rows_;
 
   enum class Document : uint8_t { kUnknown, kData, kTableOfContents };
   Document document_ = Document::kUnknown;
@@ -108,11 +100,9 @@ class DocumentReader {
   std::string schema_name_;
   std::vector<Column> columns_;
   Column column_draft_;
-  TableLayout layout_;
+  bool node_has_cpu_samples_ = false;
   bool node_has_intervals_ = false;  // a table of intervals or of weighted events
-  // How the current <node>'s rows are read.
-  enum class Reading : uint8_t { kNone, kSamples, kIntervals };
-  Reading node_reading_ = Reading::kNone;
+  bool node_read_ = false;           // its rows go to rows_
   uint64_t node_rows_ = 0;
   bool in_row_ = false;  // in a <row> that is read
 

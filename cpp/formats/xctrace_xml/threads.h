@@ -1,5 +1,5 @@
 // The <thread> and <process> cells of rows, and their <tid> and <pid>: one
-// record each per definition, which the RowAssembler names its threads from.
+// record each per definition, which TableRows names threads and processes from.
 // Records last for one <node>, as the ids that point at them do.
 //
 // Not read: any other child of a <thread> or a <process>.
@@ -19,12 +19,13 @@ struct ThreadRecord {
   std::string label;
   uint64_t tid = 0;
   int64_t process = -1;
-  int64_t builder_thread = -1;  // this node's ProfileBuilder thread, once known
+  bool named = false;  // its names were taken (TableRows)
 };
 
 struct ProcessRecord {
   std::string name;
   int64_t pid = -1;
+  bool named = false;  // its name was taken (TableRows)
 };
 
 class ThreadCells {
@@ -39,7 +40,7 @@ class ThreadCells {
   Value EndProcess();
 
   ThreadRecord& thread(int64_t index) { return threads_[index]; }
-  const ProcessRecord& process(int64_t index) const { return processes_[index]; }
+  ProcessRecord& process(int64_t index) { return processes_[index]; }
   // At the end of a <node>.
   void Clear();
 

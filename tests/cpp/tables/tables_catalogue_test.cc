@@ -1,6 +1,6 @@
 // The catalogue says once what each table is: no schema twice, every entry
-// readable (a start column it needs), columns named once, the tables of CPU
-// samples each reader is read for.
+// readable (the column its consumer cannot do without), columns named once,
+// the tables of CPU samples each reader is read for.
 #include <catch2/catch.hpp>
 #include <set>
 #include <string>
@@ -11,30 +11,35 @@
 namespace instrumentscope {
 namespace {
 
-TEST_CASE("Each table is described once, by the catalogue or the list of other tables") {
+// The role a consumer of `consumer` needs every row to have.
+tables::Role KeyRole(tables::Consumer consumer) {
+  switch (consumer) {
+    case tables::Consumer::kThreadNames: return tables::Role::kThread;
+    case tables::Consumer::kProcessNames: return tables::Role::kProcess;
+    default: return tables::Role::kStart;
+  }
+}
+
+TEST_CASE("Each table is described once, with the columns its consumer needs") {
   std::set<std::string> schemas;
   for (const tables::TableEntry& entry : tables::Catalogue()) {
     INFO(entry.schema);
     CHECK(schemas.insert(std::string(entry.schema)).second);
     CHECK(tables::FindTable(entry.schema) == &entry);
     std::set<std::string> mnemonics;
-    bool needs_start = false;
+    bool has_key = false;
     for (const tables::ColumnSpec& column : entry.columns) {
       CHECK(mnemonics.insert(std::string(column.mnemonic)).second);
-      needs_start = needs_start || (column.role == tables::Role::kStart && column.required);
+      has_key = has_key || (column.role == KeyRole(entry.consumer) && column.required);
     }
-    CHECK(needs_start);
-    CHECK(!entry.source.empty());
+    CHECK(has_key);
+    CHECK((entry.from_bundles || entry.from_exports));
     CHECK(!entry.lost.empty());
-  }
-  for (const tables::OtherTable& table : tables::OtherTables()) {
-    INFO(table.schema);
-    CHECK(schemas.insert(std::string(table.schema)).second);
-    CHECK(tables::FindOtherTable(table.schema) == &table);
-    CHECK((table.from_bundles || table.from_exports));
+    // Intervals are named by their source; weighted events by what they weigh.
+    if (tables::MakesIntervals(entry.consumer)) CHECK(!entry.source.empty());
+    CHECK(entry.weighs.empty() == (entry.consumer != tables::Consumer::kWeightedEvents));
   }
   CHECK(tables::FindTable("kdebug") == nullptr);  // only listed
-  CHECK(tables::FindOtherTable("kdebug") == nullptr);
 }
 
 TEST_CASE(
@@ -50,11 +55,18 @@ TEST_CASE(
         std::vector<std::string>{"os-signpost", "os-signpost-interval", "region-of-interest"});
 }
 
-TEST_CASE("Bundles are read for time-profile samples; exports for every kind") {
+TEST_CASE("Bundles are read for time-profile samples and names; exports for every kind") {
   CHECK(tables::CpuSampleSchemas(true) == std::vector<std::string_view>{"time-profile"});
   CHECK(tables::CpuSampleSchemas(false) ==
         std::vector<std::string_view>{"time-profile", "cpu-profile", "counters-profile",
                                       "time-sample"});
+  // An export names threads and processes in its cells: it has no name tables.
+  for (const char* names : {"thread-name", "thread-info", "process-info"}) {
+    INFO(names);
+    REQUIRE(tables::FindTable(names));
+    CHECK(tables::FindTable(names)->from_bundles);
+    CHECK_FALSE(tables::FindTable(names)->from_exports);
+  }
 }
 
 }  // namespace

@@ -92,8 +92,10 @@ TEST_CASE("A damaged uniquer fails with what and where") {
 
 const char* kSchema =
     "<schema name=\"time-profile\" topology=\"XRT50_C22_TypeID\">"
-    "<column engineeringType=\"XRSampleTimestampTypeID\" mnemonic=\"time\" topologyField=\"T\"/>"
-    "<column engineeringType=\"XRThreadTypeID\" mnemonic=\"thread\" topologyField=\"C1\"/>"
+    "<column engineeringType=\"XRSampleTimestampTypeID\" mnemonic=\"time\" "
+    "topologyField=\"XRTraceRelativeTimestampFieldID\"/>"
+    "<column engineeringType=\"XRThreadTypeID\" mnemonic=\"thread\" "
+    "topologyField=\"XRCategory1FieldID\"/>"
     "<column engineeringType=\"XRProcessTypeID\" mnemonic=\"process\"/>"
     "<column engineeringType=\"XRTimeSampleWeightTypeID\" mnemonic=\"weight\"/>"
     "<column engineeringType=\"XRBacktraceTypeID\" mnemonic=\"stack\"/></schema>";
@@ -110,9 +112,11 @@ TEST_CASE("Row layouts come from the descriptor, or from the schema without one"
   REQUIRE(plain.ok());
   CHECK(plain->time.offset == 0);
   CHECK(plain->time.width == 6);
-  CHECK(plain->category1.offset == 6);
-  CHECK(plain->category1.width == 3);
-  CHECK(plain->category2.width == 0);
+  // The thread is the topology's 22 bits after the time's 50.
+  CHECK(plain->Field("time").bits == 50);
+  CHECK(plain->Field("thread").offset == 6);
+  CHECK(plain->Field("thread").shift == 2);
+  CHECK(plain->Field("thread").bits == 22);
   CHECK(plain->Field("process").offset == 9);
   CHECK(plain->Field("weight").offset == 13);
   CHECK(plain->Field("weight").width == 8);
@@ -127,22 +131,19 @@ TEST_CASE("Row layouts come from the descriptor, or from the schema without one"
   REQUIRE(described.ok());
   CHECK(described->Field("weight").offset == 9);
   CHECK(described->Field("process").offset == 21);
-  CHECK(described->thread_ref_step == 4);
+  CHECK(described->Field("thread").offset == 6);
   descriptor.fields[1].type = 6;  // an interval topology: not in sample tables yet
   CHECK(LayoutRow(*schema, descriptor, 25).status().code() == ErrorCode::kBundleUnsupported);
 
-  // Instruments 16: a 16-byte topology (u64 time, u32 thread, u32 category 2),
-  // thread references that are record indexes.
+  // Instruments 16: a 16-byte topology (u64 time, u32 thread, u32 category 2).
   StoreDescriptor wide;
   wide.fields = {{"topology", 0, 7}, {"process", 1, 1}, {"weight", 2, 2}, {"stack", 3, 1}};
   auto modern = LayoutRow(*schema, wide, 32);
   REQUIRE(modern.ok());
   CHECK(modern->time.width == 8);
-  CHECK(modern->category1.offset == 8);
-  CHECK(modern->category1.width == 4);
-  CHECK(modern->category2.offset == 12);
-  CHECK(modern->category2.width == 4);
-  CHECK(modern->thread_ref_step == 1);
+  CHECK(modern->Field("thread").offset == 8);
+  CHECK(modern->Field("thread").width == 4);
+  CHECK(modern->Field("thread").shift == 0);
   CHECK(modern->Field("process").offset == 16);
   CHECK(modern->Field("weight").offset == 20);
   CHECK(modern->Field("stack").offset == 28);

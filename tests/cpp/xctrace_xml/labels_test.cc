@@ -35,48 +35,11 @@ TEST_CASE("Process names and leaf symbols from fmt") {
   CHECK(HexAddress(0x1834a4734) == "0x1834a4734");
 }
 
-TEST_CASE("Table layouts are read through the schema") {
-  std::vector<Column> time_profile = {{"time", "sample-time"},
-                                      {"thread", "thread"},
-                                      {"process", "process"},
-                                      {"core", "core"},
-                                      {"thread-state", "thread-state"},
-                                      {"weight", "weight"},
-                                      {"stack", "backtrace"}};
-  TableLayout layout = ReadTableLayout("time-profile", time_profile);
-  CHECK(layout.has_cpu_samples);
-  CHECK(layout.weight_unit == WeightUnit::kNanoseconds);
-  CHECK(layout.roles == std::vector<ColumnRole>{ColumnRole::kTime, ColumnRole::kThread,
-                                                ColumnRole::kProcess, ColumnRole::kIgnored,
-                                                ColumnRole::kIgnored, ColumnRole::kWeight,
-                                                ColumnRole::kStack});
-
-  std::vector<Column> counters = {{"time", "sample-time"},
-                                  {"thread", "thread"},
-                                  {"stack", "backtrace"},
-                                  {"weight", "any"},
-                                  {"counters-array", "pmc-events"}};
-  CHECK(ReadTableLayout("counters-profile", counters).weight_unit == WeightUnit::kFromCell);
-  std::vector<Column> cycles = {{"time", "sample-time"},
-                                {"thread", "thread"},
-                                {"weight", "cycle-weight"},
-                                {"stack", "tagged-backtrace"}};
-  CHECK(ReadTableLayout("cpu-profile", cycles).weight_unit == WeightUnit::kCount);
-
-  std::vector<Column> time_sample = {{"time", "sample-time"},
-                                     {"thread", "thread"},
-                                     {"cp-kernel-callstack", "kperf-bt"},
-                                     {"cp-user-callstack", "kperf-bt"}};
-  TableLayout sample_layout = ReadTableLayout("time-sample", time_sample);
-  CHECK(sample_layout.has_cpu_samples);
-  CHECK_FALSE(sample_layout.has_weight);
-  CHECK(sample_layout.roles[2] == ColumnRole::kKernelStack);
-  CHECK(sample_layout.roles[3] == ColumnRole::kStack);
-
-  // Backtraces alone do not make CPU samples.
-  CHECK_FALSE(ReadTableLayout("virtual-memory", time_profile).has_cpu_samples);
-  // Nor does a sample schema without a stack column.
-  CHECK_FALSE(ReadTableLayout("time-profile", {{"time", "sample-time"}}).has_cpu_samples);
+TEST_CASE("A weight column's engineering type says what its weights are") {
+  CHECK(WeightUnitOf("weight") == WeightUnit::kNanoseconds);  // time-profile
+  CHECK(WeightUnitOf("cycle-weight") == WeightUnit::kCount);  // cpu-profile
+  CHECK(WeightUnitOf("any") == WeightUnit::kFromCell);        // counters-profile
+  CHECK(WeightUnitOf("size-in-bytes") == WeightUnit::kCount);
 }
 
 TEST_CASE("Runs come from the node's xpath") {

@@ -829,13 +829,14 @@ TEST_CASE("Malformed interval rows fail naming the row") {
       ImportError(Export(Node(memory,
                               "<row><sentinel/><duration>5</duration><thread fmt=\"T\"><tid>1</tid>"
                               "</thread></row>")));
-  CHECK(status.code() == ErrorCode::kXmlBadValue);
-  CHECK(status.message() == "a row of virtual-memory has no start time");
+  CHECK(status.code() == ErrorCode::kBadSample);
+  CHECK(status.message() == "row 1 of virtual-memory has no start time");
   status = ImportError(
       Export(Node(memory,
                   "<row><start-time>4</start-time><duration>-5</duration><thread fmt=\"T\">"
                   "<tid>1</tid></thread></row>")));
-  CHECK(status.code() == ErrorCode::kBadSample);
+  CHECK(status.code() == ErrorCode::kXmlBadValue);
+  CHECK(status.message() == "row 1 of virtual-memory has a negative duration, -5 ns");
 }
 
 TEST_CASE("Nothing readable: still XML_NO_SAMPLE_TABLE, or XML_NO_SAMPLES for empty tables") {

@@ -1,18 +1,22 @@
-// The rows of an export's interval tables (tables/catalogue.h), decoded into
-// TypedRows for their consumers (tables/consumers.h): each column found by
-// its mnemonic in the table's <schema>; times, durations and numbers from
-// the cells' text (a duration of all ones, past int64, is "still going");
-// texts as xctrace shows them (TextCells); threads and processes from their
-// records (ThreadCells). The tables' intervals go to a TableCommitter, which
-// keeps one of the tables that repeat one another's signposts per run.
+// The rows of an export's tables (tables/catalogue.h), decoded into
+// TypedRows for their consumers (tables/consumers.h, tables/samples.h): each
+// column found by its mnemonic in the table's <schema>; times, durations,
+// weights and numbers from the cells (a duration of all ones, past int64, is
+// "still going"; a weight is a time in a column of type "weight", and in one
+// of type "any" where its cell is a <weight>); texts as xctrace shows them
+// (TextCells); threads and processes from their records (ThreadCells);
+// backtraces as the stacks StackCells made of them. Intervals go to a
+// TableCommitter, which keeps one of the tables that repeat one another's
+// signposts per run; samples to the builder when their table ends.
 //
-// A table with a row that makes no interval (no start, a negative duration,
-// an end before its start) is left out, as a bundle's is: a TABLE_UNREADABLE
-// warning names the row ("row N of <schema> …") and its line, and the rest of
-// the export imports; when nothing else does, that is the import's error. A
-// table without the columns its entry needs is left out too.
-#ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_INTERVAL_ROWS_H_
-#define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_INTERVAL_ROWS_H_
+// A table with a row that cannot be read (no start, a negative duration, an
+// end before its start, a cell of the wrong kind) is left out, as a bundle's
+// is: a TABLE_UNREADABLE warning names the row ("row N of <schema> …") and
+// its line, and the rest of the export imports; when nothing else does, that
+// is the import's error. A table without the columns its entry needs is left
+// out too.
+#ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_TABLE_ROWS_H_
+#define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_TABLE_ROWS_H_
 
 #include <cstdint>
 #include <map>
@@ -28,14 +32,15 @@
 #include "formats/xctrace_xml/threads.h"
 #include "model/profile_builder.h"
 #include "tables/consumers.h"
+#include "tables/samples.h"
 #include "tables/table_committer.h"
 
 namespace instrumentscope::xctrace_xml {
 
-class IntervalRows final : public tables::RowContext {
+class TableRows final : public tables::RowContext {
  public:
-  IntervalRows(ProfileBuilder& builder, ThreadCells& threads, const TextCells& texts,
-               FirstError& error)
+  TableRows(ProfileBuilder& builder, ThreadCells& threads, const TextCells& texts,
+            FirstError& error)
       : builder_(builder), threads_(threads), texts_(texts), error_(error), committer_(builder) {}
 
   // The rows that follow are those of `entry`'s table, with these columns, of
@@ -47,7 +52,7 @@ class IntervalRows final : public tables::RowContext {
   // A direct child of the <row>, the next column's.
   void AssignCell(const OpenElement& cell, const Value& value);
   void EndRow();
-  // The table's <node> ends: its intervals go to the committer.
+  // The table's <node> ends: its intervals go to the committer, its samples to the builder.
   void EndTable();
   // The document ends: each run's signposts, from the first table of them it has.
   Status Finish() { return committer_.CommitHeld(); }
@@ -61,6 +66,12 @@ class IntervalRows final : public tables::RowContext {
   bool table_left_out() const { return table_left_out_; }
   const std::optional<Status>& first_left_out() const { return first_left_out_; }
 
+  // Across the tables of samples read: rows left out without a weight, rows
+  // without a thread ("Unknown Thread"), and samples committed.
+  uint64_t rows_without_weight() const { return rows_without_weight_; }
+  uint64_t rows_without_thread() const { return rows_without_thread_; }
+  uint64_t samples() const { return samples_; }
+
   std::string ThreadName(const tables::Value& thread) override;
   std::string ProcessName(int64_t pid) override;
 
@@ -68,6 +79,7 @@ class IntervalRows final : public tables::RowContext {
   struct BoundColumn {
     tables::Role role;
     tables::ValueType type;
+    WeightUnit unit;  // kWeight's
   };
 
   Status RowError(const std::string& what) const;
@@ -75,7 +87,14 @@ class IntervalRows final : public tables::RowContext {
   void RowFailed(Status error);
   void AssignNumber(const OpenElement& cell, const Value& value, tables::Value* to);
   void AssignDuration(const OpenElement& cell, const Value& value, tables::Value* to);
+  void AssignWeight(const OpenElement& cell, const Value& value, WeightUnit unit,
+                    tables::Value* to);
+  void AssignThread(const Value& value, tables::Value* to);
+  void AssignProcess(const Value& value, tables::Value* to);
+  void AssignOther(const OpenElement& cell, const Value& value, const BoundColumn& bound,
+                   tables::Value* to);
   std::string CellError(const OpenElement& cell, const Value& value, const char* what) const;
+  void CommitSamples();
 
   ProfileBuilder& builder_;
   ThreadCells& threads_;
@@ -83,14 +102,16 @@ class IntervalRows final : public tables::RowContext {
   FirstError& error_;
   tables::TableCommitter committer_;
 
-  // The current table.
+  // The current table: one of its consumers.
   const tables::TableEntry* entry_ = nullptr;
   uint32_t run_ = 1;
   bool table_failed_ = false;
   bool table_left_out_ = false;
   std::optional<Status> first_left_out_;
   std::vector<std::optional<BoundColumn>> columns_;  // one per <schema> column
-  std::unique_ptr<tables::IntervalConsumer> consumer_;
+  std::vector<tables::Role> bound_roles_;
+  std::unique_ptr<tables::IntervalConsumer> intervals_;
+  std::unique_ptr<tables::SampleConsumer> samples_consumer_;
 
   // The current row: its values, and per role the TextCells record of its text (else -1),
   // made views only when the row ends (records move as they are added).
@@ -98,12 +119,16 @@ class IntervalRows final : public tables::RowContext {
   size_t cells_ = 0;
   tables::TypedRow row_;
   int64_t texts_of_row_[tables::kRoles];
+  bool row_has_texts_ = false;
 
   // Across the document: names by pid and tid, as their cells gave them.
   std::map<int64_t, std::string> process_names_;
   std::map<uint64_t, std::string> thread_names_;
+  uint64_t rows_without_weight_ = 0;
+  uint64_t rows_without_thread_ = 0;
+  uint64_t samples_ = 0;
 };
 
 }  // namespace instrumentscope::xctrace_xml
 
-#endif  // INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_INTERVAL_ROWS_H_
+#endif  // INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_TABLE_ROWS_H_

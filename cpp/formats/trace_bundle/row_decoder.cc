@@ -1,0 +1,241 @@
+#include "formats/trace_bundle/row_decoder.h"
+
+#include <string_view>
+
+#include "formats/trace_bundle/bundle_context.h"
+#include "formats/trace_bundle/threads.h"
+
+namespace instrumentscope::trace_bundle {
+namespace {
+
+using tables::Role;
+using tables::TypedRow;
+using tables::Value;
+using tables::ValueType;
+
+// A column's engineering type in the table's schema.xml, "" when it has none.
+std::string_view EngineeringType(const Table& table, std::string_view mnemonic) {
+  for (const StoreColumn& column : table.schema.columns) {
+    if (column.mnemonic == mnemonic) return column.engineering_type;
+  }
+  return {};
+}
+
+// Whether a consumer of `entry` needs its threads' tids and processes.
+bool NeedsThreadProcesses(const tables::TableEntry& entry, tables::RoleSet roles) {
+  switch (entry.consumer) {
+    case tables::Consumer::kCpuSamples:
+    case tables::Consumer::kWeightedEvents: return true;
+    case tables::Consumer::kThreadNames:
+    case tables::Consumer::kProcessNames: return false;
+    default: return entry.split == tables::SourceSplit::kThread || !roles.has(Role::kProcess);
+  }
+}
+
+}  // namespace
+
+RowDecoder::RowDecoder(BundleContext& bundle, const Table& table, const tables::TableEntry& entry,
+                       const TableRows& rows)
+    : bundle_(bundle), table_(table), run_(bundle.Run(table.store.run)) {
+  const RowLayout& layout = rows.layout();
+  std::vector<std::string_view> missing;
+  for (const tables::ColumnSpec& spec : entry.columns) {
+    BitSlot slot = layout.Field(spec.mnemonic);
+    if (!slot.width) {
+      if (spec.required) missing.push_back(spec.mnemonic);
+      continue;
+    }
+    if (roles_.has(spec.role)) continue;  // the role's first column wins
+    roles_.Add(spec.role);
+    std::string_view type = EngineeringType(table, spec.mnemonic);
+    BoundColumn column{slot, spec.role, spec.type};
+    column.message = type == "XRNarrativeEntryTypeID" || type == "XROSLogMetadataTypeID";
+    column.name_index = type == "XRThreadNameTypeID";
+    column.time_weight = type == "XRTimeSampleWeightTypeID";
+    if (spec.type == ValueType::kProcess) process_slot_ = slot;
+    columns_.push_back(column);
+  }
+  if (!missing.empty()) missing_ = tables::MissingColumnsMessage(entry, missing);
+  thread_processes_ = NeedsThreadProcesses(entry, roles_);
+}
+
+Status RowDecoder::Decode(const Row& row, TypedRow* typed) {
+  for (const BoundColumn& column : columns_) {
+    uint64_t raw = row.Get(column.slot);
+    Value& value = (*typed)[column.role];
+    value = Value();
+    switch (column.type) {
+      case ValueType::kTime:
+      case ValueType::kNumber:
+        value.present = true;
+        value.number = raw;
+        break;
+      case ValueType::kDuration:
+        value.present = true;
+        value.number = raw;
+        value.bits = column.slot.bits;
+        break;
+      case ValueType::kWeight:
+        value.present = true;
+        value.number = raw;
+        value.nanoseconds = column.time_weight;
+        break;
+      case ValueType::kPid:
+        value.present = true;
+        value.pid = static_cast<int64_t>(raw);
+        break;
+      case ValueType::kBacktrace: {
+        value.present = true;
+        // Millions of rows share thousands of stacks: the cache is asked first, without a Status.
+        std::optional<StackId> known = run_.stacks.Known(raw);
+        if (known) {
+          value.number = *known;
+          break;
+        }
+        StackId stack;
+        ASSIGN_OR_RETURN(stack, run_.stacks.Stack(raw));
+        value.number = stack;
+        break;
+      }
+      case ValueType::kProcess: {
+        uint32_t known = raw == kNoReference ? IntegerMap::kNoValue : process_index_.Find(raw);
+        if (known == IntegerMap::kNoValue) {
+          RETURN_IF_ERROR(DecodeProcess(raw, &value));
+          break;
+        }
+        value.present = true;
+        value.pid = pids_[known];
+        break;
+      }
+      case ValueType::kThread: {
+        uint64_t process_ref = process_slot_ ? row.Get(*process_slot_) : kNoReference;
+        uint32_t known = thread_processes_ && raw != kNoReference && raw <= UINT32_MAX &&
+                                 process_ref <= UINT32_MAX
+                             ? thread_index_.Find(raw << 32 | process_ref)
+                             : IntegerMap::kNoValue;
+        if (known == IntegerMap::kNoValue) {
+          RETURN_IF_ERROR(DecodeThread(raw, process_ref, &value));
+          break;
+        }
+        value.present = true;
+        value.key = raw;
+        value.number = threads_[known].tid;
+        value.pid = threads_[known].pid;
+        break;
+      }
+      case ValueType::kText: RETURN_IF_ERROR(DecodeText(column, raw, &value)); break;
+    }
+  }
+  return OkStatus();
+}
+
+std::string RowDecoder::ThreadName(const Value& thread) {
+  return CoreThread(bundle_.Details(table_.run()), run_.names, thread.number, thread.key,
+                    thread.pid)
+      .name;
+}
+
+std::string RowDecoder::ProcessName(int64_t pid) {
+  return CoreProcessName(bundle_.Details(table_.run()), run_.names, pid);
+}
+
+Status RowDecoder::DecodeProcess(uint64_t ref, Value* value) {
+  if (ref == kNoReference) return OkStatus();
+  value->present = true;
+  // Rows name a few processes, over and over: each is looked up once.
+  uint32_t index = process_index_.Find(ref);
+  if (index == IntegerMap::kNoValue) {
+    int64_t pid;
+    ASSIGN_OR_RETURN(pid, run_.references.ProcessId(ref));
+    index = process_index_.Insert(ref, static_cast<uint32_t>(pids_.size())).first;
+    pids_.push_back(pid);
+  }
+  value->pid = pids_[index];
+  return OkStatus();
+}
+
+// A thread reference: the reference itself tells threads apart; its tid
+// and process are looked up where they are needed. A thread record without
+// a process takes the row's.
+Status RowDecoder::DecodeThread(uint64_t ref, uint64_t process_ref, Value* value) {
+  if (ref == kNoReference) return OkStatus();
+  value->present = true;
+  value->key = ref;
+  if (!thread_processes_) return OkStatus();
+  // References are u32 columns or topology parts of at most 32 bits.
+  if (ref > UINT32_MAX || process_ref > UINT32_MAX) {
+    return Status(ErrorCode::kBundleCorrupt, "thread reference " + std::to_string(ref) +
+                                                 " or process reference " +
+                                                 std::to_string(process_ref) + " is past 2^32");
+  }
+  uint64_t key = ref << 32 | process_ref;
+  uint32_t index = thread_index_.Find(key);
+  if (index == IntegerMap::kNoValue) {
+    RunReferences::Thread identity;
+    ASSIGN_OR_RETURN(identity, run_.references.ThreadOf(ref, process_ref));
+    index = thread_index_.Insert(key, static_cast<uint32_t>(threads_.size())).first;
+    threads_.push_back(identity);
+  }
+  value->number = threads_[index].tid;
+  value->pid = threads_[index].pid;
+  return OkStatus();
+}
+
+Status RowDecoder::DecodeText(const BoundColumn& column, uint64_t ref, Value* value) {
+  if (column.name_index) ref >>= 32;
+  if (ref == kNoReference) return OkStatus();
+  value->present = true;
+  if (!column.message) {
+    ASSIGN_OR_RETURN(value->text, String(ref));
+    return OkStatus();
+  }
+  // Rows repeat messages (a typed array is stored once and referred to):
+  // each is made text once.
+  auto known = message_texts_.find(ref);
+  if (known == message_texts_.end()) {
+    std::optional<std::string> text;
+    ASSIGN_OR_RETURN(text, Message(ref));
+    if (!text) {
+      value->unreadable = true;
+      return OkStatus();
+    }
+    known = message_texts_.emplace(ref, std::move(*text)).first;
+  }
+  value->text = known->second;
+  return OkStatus();
+}
+
+Result<std::string_view> RowDecoder::String(uint64_t index) {
+  if (!strings_) {
+    ASSIGN_OR_RETURN(strings_, run_.references.Strings());
+  }
+  const std::vector<std::string>* strings = strings_;
+  if (index >= strings->size()) {
+    return Status(ErrorCode::kBundleCorrupt, "string " + std::to_string(index) + " is past the " +
+                                                 std::to_string(strings->size()) +
+                                                 " strings of the run");
+  }
+  return std::string_view((*strings)[index]);
+}
+
+Result<std::optional<std::string>> RowDecoder::Message(uint64_t ref) {
+  if (!messages_) {
+    if (run_.messages_unreadable) return std::optional<std::string>();
+    auto messages = run_.references.Messages();
+    if (!messages.ok()) {
+      run_.messages_unreadable = true;
+      std::string run = "run " + std::to_string(table_.run());
+      RETURN_IF_ERROR(bundle_.left_out.LeaveOut(
+          WarningCode::kMessagesUnreadable, run + "'s messages", messages.status(),
+          "the messages of its signposts: they are labelled with their format strings",
+          PartRole::kDetails));
+      return std::optional<std::string>();
+    }
+    messages_.emplace(messages.take());
+  }
+  std::string text;
+  ASSIGN_OR_RETURN(text, messages_->Text(ref));
+  return std::optional<std::string>(std::move(text));
+}
+
+}  // namespace instrumentscope::trace_bundle

@@ -1,0 +1,70 @@
+#include "formats/trace_bundle/sample_rows.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "formats/trace_bundle/bundle_context.h"
+#include "formats/trace_bundle/row_decoder.h"
+#include "tables/samples.h"
+
+namespace instrumentscope::trace_bundle {
+namespace {
+
+// Reads the table's rows into `consumer`; `events` gets the number of rows,
+// once known.
+Status ConsumeRows(BundleContext& bundle, const Table& table, const tables::TableEntry& entry,
+                   std::optional<tables::SampleConsumer>* consumer,
+                   std::optional<uint64_t>* events) {
+  auto rows = ReadRows(bundle.files, table);
+  if (!rows.ok()) return rows.status();
+  RowDecoder decoder(bundle, table, entry, *rows);
+  if (!decoder.missing().empty()) {
+    return Status(ErrorCode::kBundleUnsupported, decoder.missing()).WithPath(rows->path());
+  }
+  consumer->emplace(entry, table.run(), decoder.roles(), decoder, bundle.builder);
+  tables::TypedRow typed;
+  for (uint64_t i = 0; i < rows->size(); ++i) {
+    if (rows->IsPadding(i)) continue;
+    Status decoded = decoder.Decode(rows->row(i), &typed);
+    if (!decoded.ok()) {
+      *events = rows->CountEvents();
+      return rows->InRow(decoded, i);
+    }
+    Status added = (*consumer)->Add(typed, rows->offset(i));
+    if (!added.ok()) {
+      *events = rows->CountEvents();
+      return rows->AtRow(added, i);
+    }
+  }
+  *events = (*consumer)->samples().size();
+  return (*consumer)->samples().Commit(bundle.builder, (*consumer)->Timeline(), rows->path());
+}
+
+// What a run loses with its samples: with its uniquer, what places them
+// ("its 2 samples' threads and backtraces", "its 1 sample's thread and backtrace").
+std::string Lost(const Status& error, const CoreRun& run, std::optional<uint64_t> events) {
+  bool references = error.path() == run.UniquerDataPath() || error.path() == run.UniquerIndexPath();
+  if (!references) return ItsSamples(events);
+  return ItsSamples(events) +
+         (events == uint64_t{1} ? "'s thread and backtrace" : "' threads and backtraces");
+}
+
+}  // namespace
+
+Status ReadSampleTable(BundleContext& bundle, const Table& table, const tables::TableEntry& entry) {
+  std::optional<tables::SampleConsumer> consumer;
+  std::optional<uint64_t> events;
+  Status status = ConsumeRows(bundle, table, entry, &consumer, &events);
+  if (!status.ok()) {
+    return bundle.left_out.LeaveOut(WarningCode::kBundlePartUnreadable,
+                                    "run " + std::to_string(table.run()), status,
+                                    Lost(status, table.store.run, events), PartRole::kSamples);
+  }
+  bundle.builder.AddTable(
+      TableSummary{table.run(), std::string(entry.schema), consumer->samples().size(), true});
+  bundle.runs_with_samples.insert(table.run());
+  return OkStatus();
+}
+
+}  // namespace instrumentscope::trace_bundle

@@ -1,0 +1,31 @@
+#include "tables/sample_table.h"
+
+#include <utility>
+
+namespace instrumentscope::tables {
+
+uint32_t SampleTable::AddThread(SampleThread thread) {
+  threads_.push_back(std::move(thread));
+  return static_cast<uint32_t>(threads_.size() - 1);
+}
+
+Status SampleTable::Commit(ProfileBuilder& builder, const SampleTimeline& timeline,
+                           const std::string& path) const {
+  ProfileBuilder::TimelineId id =
+      builder.AddTimeline(timeline.run, timeline.table, timeline.unit,
+                          ProfileBuilder::TimeAxis::kShared, timeline.content);
+  std::vector<ProfileBuilder::ThreadId> threads;
+  threads.reserve(threads_.size());
+  for (const SampleThread& thread : threads_) {
+    threads.push_back(builder.InternThread(id, thread.Desc()));
+  }
+  for (size_t i = 0; i < samples_.size(); ++i) {
+    const Sample& sample = samples_[i];
+    Status added = builder.AddSample(threads[sample.thread], sample.time,
+                                     timeline.count ? 1 : sample.weight, sample.stack);
+    if (!added.ok()) return path.empty() ? added : added.WithPath(path).WithOffset(sample.offset);
+  }
+  return OkStatus();
+}
+
+}  // namespace instrumentscope::tables

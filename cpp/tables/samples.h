@@ -1,0 +1,69 @@
+// The consumer of tables of CPU samples and of events weighted by their
+// durations (catalogue.h: kCpuSamples, kWeightedEvents), fed TypedRows by
+// either reader. A row becomes a sample at its start time, on its thread (a
+// row without one goes to "Unknown Thread" and is counted), weighing its
+// weight (in a table without a weight column, 1; a row without one is left
+// out and counted), its stack the row's backtrace with its kernel backtrace
+// drawn above. Samples are held in a SampleTable until the table ends, so a
+// table damaged halfway costs only itself.
+#ifndef INSTRUMENTSCOPE_TABLES_SAMPLES_H_
+#define INSTRUMENTSCOPE_TABLES_SAMPLES_H_
+
+#include <cstdint>
+#include <map>
+#include <utility>
+
+#include "base/integer_map.h"
+#include "base/status.h"
+#include "model/profile_builder.h"
+#include "tables/catalogue.h"
+#include "tables/consumers.h"
+#include "tables/sample_table.h"
+#include "tables/typed_row.h"
+
+namespace instrumentscope::tables {
+
+class SampleConsumer {
+ public:
+  // `builder` interns the stacks the rows' backtraces are; it sees no
+  // samples before the reader commits them.
+  SampleConsumer(const TableEntry& entry, uint32_t run, RoleSet columns, RowContext& context,
+                 ProfileBuilder& builder);
+
+  // A row whose bytes (or line) are at `offset`; an error refuses it, saying
+  // why ("has no sample time").
+  Status Add(const TypedRow& row, uint64_t offset);
+
+  uint64_t rows_without_weight() const { return rows_without_weight_; }
+  uint64_t rows_without_thread() const { return rows_without_thread_; }
+  const SampleTable& samples() const { return samples_; }
+  // How the samples' timeline shows them: its unit is the first weighed
+  // row's (a time, or a count).
+  SampleTimeline Timeline() const;
+
+ private:
+  uint32_t ThreadOf(const TypedRow& row);
+
+  const TableEntry& entry_;
+  uint32_t run_;
+  RowContext& context_;
+  ProfileBuilder& builder_;
+  bool has_weight_;
+  bool weight_is_duration_;
+  bool has_kernel_stack_;
+  std::optional<bool> weight_is_time_;  // from the first row with a weight
+
+  SampleTable samples_;
+  // A thread's index in samples_ by its key, for the pid it was first seen
+  // with; a key seen with other pids (a thread reference whose record names no
+  // process, in rows of several) also by (key, pid).
+  IntegerMap threads_;
+  std::map<std::pair<uint64_t, int64_t>, uint32_t> threads_of_other_pids_;
+  std::map<int64_t, uint32_t> unknown_threads_;  // by pid
+  uint64_t rows_without_weight_ = 0;
+  uint64_t rows_without_thread_ = 0;
+};
+
+}  // namespace instrumentscope::tables
+
+#endif  // INSTRUMENTSCOPE_TABLES_SAMPLES_H_
