@@ -59,7 +59,9 @@ Status SampleConsumer::Add(const TypedRow& row, uint64_t offset) {
 
 uint32_t SampleConsumer::ThreadOf(const TypedRow& row) {
   const Value& thread = row[Role::kThread];
-  int64_t pid = thread.present && thread.pid >= 0 ? thread.pid : row[Role::kProcess].pid;
+  int64_t pid = thread.present && thread.pid >= 0 ? thread.pid
+                : row.has(Role::kProcess)         ? row[Role::kProcess].pid
+                                                  : -1;
   if (!thread.present) {
     ++rows_without_thread_;
     auto known = unknown_threads_.find(pid);

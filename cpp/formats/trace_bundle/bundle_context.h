@@ -67,7 +67,8 @@ class BundleContext {
   FrameNamer frames;
   std::set<uint32_t> runs_with_samples;
   std::set<uint32_t> runs_with_intervals;
-  tables::RowObserver* row_observer = nullptr;  // shown the rows of interval tables
+  // Shown the rows of the tables read as intervals and as samples.
+  tables::RowObserver* row_observer = nullptr;
 
  private:
   std::map<uint32_t, CoreRunState> runs_;

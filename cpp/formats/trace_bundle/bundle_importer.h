@@ -43,7 +43,8 @@ std::unique_ptr<StreamImporter> CreateImporter(ProfileBuilder& builder,
 // Imports the bundle in `files` (a folder's files, or a zip's). Error paths
 // are paths in `files`.
 Status ImportBundle(const FileTree& files, ProfileBuilder& builder, const ImportOptions& options);
-// The same import, showing `observer` every row of the interval tables read.
+// The same import, showing `observer` every row of the tables read as
+// intervals and as samples.
 Status ImportBundleShowingRows(const FileTree& files, ProfileBuilder& builder,
                                const ImportOptions& options, tables::RowObserver& observer);
 

@@ -1,5 +1,6 @@
 #include "formats/trace_bundle/row_decoder.h"
 
+#include <algorithm>
 #include <string_view>
 
 #include "formats/trace_bundle/bundle_context.h"
@@ -52,18 +53,26 @@ RowDecoder::RowDecoder(BundleContext& bundle, const Table& table, const tables::
     column.message = type == "XRNarrativeEntryTypeID" || type == "XROSLogMetadataTypeID";
     column.name_index = type == "XRThreadNameTypeID";
     column.time_weight = type == "XRTimeSampleWeightTypeID";
-    if (spec.type == ValueType::kProcess) process_slot_ = slot;
     columns_.push_back(column);
   }
+  std::stable_partition(columns_.begin(), columns_.end(), [](const BoundColumn& column) {
+    return column.type == ValueType::kProcess;
+  });
   if (!missing.empty()) missing_ = tables::MissingColumnsMessage(entry, missing);
   thread_processes_ = NeedsThreadProcesses(entry, roles_);
 }
 
 Status RowDecoder::Decode(const Row& row, TypedRow* typed) {
+  // The process first (columns_ has it first): a thread without one takes it.
+  uint64_t process_ref = kNoReference;
   for (const BoundColumn& column : columns_) {
     uint64_t raw = row.Get(column.slot);
+    if (column.type == ValueType::kProcess) process_ref = raw;
+    // A role's column is always of one type: each case sets every field its
+    // type uses, and the others keep their defaults (millions of rows, no
+    // whole Value made afresh for each).
     Value& value = (*typed)[column.role];
-    value = Value();
+    value.present = false;
     switch (column.type) {
       case ValueType::kTime:
       case ValueType::kNumber:
@@ -98,6 +107,7 @@ Status RowDecoder::Decode(const Row& row, TypedRow* typed) {
         break;
       }
       case ValueType::kProcess: {
+        value.pid = -1;
         uint32_t known = raw == kNoReference ? IntegerMap::kNoValue : process_index_.Find(raw);
         if (known == IntegerMap::kNoValue) {
           RETURN_IF_ERROR(DecodeProcess(raw, &value));
@@ -108,7 +118,8 @@ Status RowDecoder::Decode(const Row& row, TypedRow* typed) {
         break;
       }
       case ValueType::kThread: {
-        uint64_t process_ref = process_slot_ ? row.Get(*process_slot_) : kNoReference;
+        value.key = value.number = 0;
+        value.pid = -1;
         uint32_t known = thread_processes_ && raw != kNoReference && raw <= UINT32_MAX &&
                                  process_ref <= UINT32_MAX
                              ? thread_index_.Find(raw << 32 | process_ref)
@@ -123,7 +134,11 @@ Status RowDecoder::Decode(const Row& row, TypedRow* typed) {
         value.pid = threads_[known].pid;
         break;
       }
-      case ValueType::kText: RETURN_IF_ERROR(DecodeText(column, raw, &value)); break;
+      case ValueType::kText:
+        value.text = std::string_view();
+        value.unreadable = false;
+        RETURN_IF_ERROR(DecodeText(column, raw, &value));
+        break;
     }
   }
   return OkStatus();

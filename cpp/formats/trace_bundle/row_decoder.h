@@ -68,8 +68,7 @@ class RowDecoder final : public tables::RowContext {
   BundleContext& bundle_;
   const Table& table_;
   CoreRunState& run_;
-  std::vector<BoundColumn> columns_;
-  std::optional<BitSlot> process_slot_;  // the row's process, for threads without one
+  std::vector<BoundColumn> columns_;  // a process column first
   tables::RoleSet roles_;
   std::string missing_;
   bool thread_processes_ = false;

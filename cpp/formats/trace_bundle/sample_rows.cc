@@ -23,6 +23,8 @@ Status ConsumeRows(BundleContext& bundle, const Table& table, const tables::Tabl
     return Status(ErrorCode::kBundleUnsupported, decoder.missing()).WithPath(rows->path());
   }
   consumer->emplace(entry, table.run(), decoder.roles(), decoder, bundle.builder);
+  tables::RowObserver* observer = bundle.row_observer;
+  if (observer) observer->StartTable(entry, table.run(), decoder.roles());
   tables::TypedRow typed;
   for (uint64_t i = 0; i < rows->size(); ++i) {
     if (rows->IsPadding(i)) continue;
@@ -31,6 +33,7 @@ Status ConsumeRows(BundleContext& bundle, const Table& table, const tables::Tabl
       *events = rows->CountEvents();
       return rows->InRow(decoded, i);
     }
+    if (observer) observer->Row(typed, decoder);
     Status added = (*consumer)->Add(typed, rows->offset(i));
     if (!added.ok()) {
       *events = rows->CountEvents();

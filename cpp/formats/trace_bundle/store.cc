@@ -410,6 +410,11 @@ ByteSpan BulkStore::Row(uint64_t row) const {
   return ByteSpan(bytes_->data() + row_offset(row), row_size_);
 }
 
+ByteSpan BulkStore::RowOnward(uint64_t row) const {
+  uint64_t offset = row_offset(row);
+  return ByteSpan(bytes_->data() + offset, bytes_->size() - offset);
+}
+
 bool BulkStore::IsPadding(uint64_t row) const {
   return AllZero(Row(row));
 }

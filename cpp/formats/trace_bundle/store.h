@@ -104,6 +104,9 @@ class BulkStore {
   uint64_t row_count() const { return row_count_; }
   uint64_t row_offset(uint64_t row) const { return data_start_ + row * row_size_; }
   ByteSpan Row(uint64_t row) const;
+  // The bytes from row `row` to the end of the store: its fields read a
+  // word at a time, the rows after it read past and masked off.
+  ByteSpan RowOnward(uint64_t row) const;
   // Rows of zeros pad the store's chunks: they are no events.
   bool IsPadding(uint64_t row) const;
   // The rows that are no padding.

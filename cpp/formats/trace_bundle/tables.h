@@ -10,6 +10,7 @@
 #define INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_TABLES_H_
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,6 +38,8 @@ struct Table {
 
 Result<Table> OpenTable(BundleFiles& files, const StoreFolder& store);
 
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "rows are read in the host's byte order");
+
 // One row of a table.
 class Row {
  public:
@@ -44,10 +47,17 @@ class Row {
 
   // A column anywhere, packed in bits or not (RowLayout::Field); 0 when absent.
   // LayoutRow checked once that the fields fit the row size, the size of
-  // every row: no check per field of millions of rows.
+  // every row: no check per field of millions of rows. `bytes` starts at the
+  // row and may run on past it (BulkStore::RowOnward).
   uint64_t Get(const BitSlot& slot) const {
     uint64_t value = 0;
-    for (size_t i = slot.width; i-- > 0;) value = value << 8 | bytes_[slot.offset + i];
+    if (slot.offset + sizeof(value) <= bytes_.size()) {
+      // One load of the 8 bytes from the field on: the rows are little-endian, as every host is.
+      std::memcpy(&value, bytes_.data() + slot.offset, sizeof(value));
+      if (slot.width < sizeof(value)) value &= (uint64_t{1} << (slot.width * 8)) - 1;
+    } else {
+      for (size_t i = slot.width; i-- > 0;) value = value << 8 | bytes_[slot.offset + i];
+    }
     return value >> slot.shift & slot.mask;
   }
 
@@ -61,7 +71,7 @@ class TableRows {
   const RowLayout& layout() const { return layout_; }
   uint64_t size() const { return rows_.row_count(); }  // padding included
   bool IsPadding(uint64_t row) const { return rows_.IsPadding(row); }
-  Row row(uint64_t row) const { return Row(rows_.Row(row)); }
+  Row row(uint64_t row) const { return Row(rows_.RowOnward(row)); }
   uint64_t offset(uint64_t row) const { return rows_.row_offset(row); }
   uint64_t CountEvents() const { return rows_.CountEvents(); }
   // Calls `visit(row)` with every row that is no padding.

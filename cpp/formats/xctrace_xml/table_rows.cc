@@ -60,8 +60,12 @@ bool TableRows::StartTable(const tables::TableEntry& entry, const std::vector<Co
 void TableRows::StartRow(uint64_t row) {
   cells_ = 0;
   row_index_ = row;
-  // Only the table's roles are ever set.
-  for (tables::Role role : bound_roles_) row_[role] = tables::Value();
+  // Only the table's roles are ever set, each always by one kind of cell,
+  // which sets every field its value type uses but the text, set as the row ends.
+  for (tables::Role role : bound_roles_) {
+    row_[role].present = false;
+    row_[role].text = std::string_view();
+  }
   if (row_has_texts_) std::fill(std::begin(texts_of_row_), std::end(texts_of_row_), -1);
   row_has_texts_ = false;
 }
@@ -159,6 +163,7 @@ void TableRows::AssignThread(const Value& value, tables::Value* to) {
   ThreadRecord& thread = threads_.thread(value.index);
   to->present = true;
   to->key = to->number = thread.tid;
+  to->pid = -1;
   if (thread.process >= 0) {
     const ProcessRecord& process = threads_.process(thread.process);
     to->pid = process.pid;
@@ -194,9 +199,8 @@ void TableRows::AssignOther(const OpenElement& cell, const Value& value, const B
       std::optional<uint64_t> number =
           ParseDecimal<uint64_t>(text.own.empty() ? std::string_view(text.text) : text.own);
       to->present = true;
-      if (number) {
-        to->number = *number;
-      } else {
+      to->number = number.value_or(0);
+      if (!number) {
         texts_of_row_[static_cast<size_t>(bound.role)] = value.index;
         row_has_texts_ = true;
       }

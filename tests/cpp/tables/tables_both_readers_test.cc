@@ -1,16 +1,19 @@
-// The interval tables of corpus bundles, read twice: from the bundle's
-// bulkstores, and from an `xctrace export` of the same rows, which this test
-// writes as xctrace writes its exports (a <schema> of the table's mnemonics,
-// a cell per column, threads and processes with their fmt). Both readers
-// decode into the catalogue's typed rows for the same consumers: the
-// sources, intervals, lanes, labels and warnings must be the same.
+// The interval and CPU sample tables of corpus bundles, read twice: from the
+// bundle's bulkstores, and from an `xctrace export` of the same rows, which
+// this test writes as xctrace writes its exports (a <schema> of the table's
+// mnemonics, a cell per column, threads and processes with their fmt,
+// backtraces as their frames). Both readers decode into the catalogue's
+// typed rows for the same consumers: the sources, intervals, lanes, labels,
+// samples, stacks and warnings must be the same.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "base/identifiers.h"
 #include "container/file_tree.h"
 #include "container/zip.h"
 #include "formats/names.h"
@@ -48,13 +51,19 @@ const char* ElementOf(ValueType type) {
     case ValueType::kProcess: return "process";
     case ValueType::kText: return "string";
     case ValueType::kNumber: return "uint64";
+    case ValueType::kPid: return "pid";
+    case ValueType::kWeight: return "weight";
+    case ValueType::kBacktrace: return "backtrace";
   }
   return "string";
 }
 
-// Writes each table the bundle reader decodes as an export's <node>.
+// Writes each table the bundle reader decodes as an export's <node>;
+// `builder` holds the stacks its backtraces are.
 class ExportWriter final : public tables::RowObserver {
  public:
+  explicit ExportWriter(const ProfileBuilder& builder) : builder_(builder) {}
+
   void StartTable(const tables::TableEntry& entry, uint32_t run, tables::RoleSet columns) override {
     EndTable();
     columns_.clear();
@@ -72,6 +81,7 @@ class ExportWriter final : public tables::RowObserver {
     }
     node_ += "</schema>\n";
     ++tables_;
+    if (entry.consumer == tables::Consumer::kCpuSamples) runs_with_samples_.insert(run);
   }
 
   void Row(const tables::TypedRow& row, tables::RowContext& context) override {
@@ -80,12 +90,13 @@ class ExportWriter final : public tables::RowObserver {
     node_ += "</row>\n";
   }
 
-  // The export, with a CPU sample ending where each of `run_ends` says its
-  // run ends: an interval never ended is drawn to its run's end, which the
-  // bundle's samples set.
+  // The export; a run without samples gets one, ending where `run_ends`
+  // says it ends: an interval never ended is drawn to its run's end, which
+  // the bundle's samples set.
   std::string Export(const std::map<uint32_t, int64_t>& run_ends) {
     EndTable();
     for (const auto& [run, end] : run_ends) {
+      if (runs_with_samples_.count(run)) continue;
       nodes_ +=
           "<node xpath='//trace-toc[1]/run[" + std::to_string(run) +
           "]/data[1]/table[2]'><schema name=\"time-profile\">"
@@ -144,10 +155,27 @@ class ExportWriter final : public tables::RowObserver {
       case ValueType::kText:
         return std::string("<") + element + " fmt=\"" + Escaped(value.text) + "\">" +
                Escaped(value.text) + "</" + element + ">";
+      case ValueType::kWeight: return plain(std::to_string(value.number));
+      case ValueType::kBacktrace: return Backtrace(static_cast<StackId>(value.number));
+      case ValueType::kPid: return plain(std::to_string(value.pid));
     }
     return "<sentinel/>";
   }
 
+  // A stack's frames, leaf first, by name, and by address where unnamed.
+  std::string Backtrace(StackId stack) const {
+    std::string frames;
+    for (StackId at = stack; at != kEmptyStack; at = builder_.stacks().parent[at]) {
+      const Frame& frame = builder_.frame(builder_.stacks().frame[at]);
+      frames += "<frame name=\"" + Escaped(frame.name) + "\"";
+      if (frame.address) frames += " addr=\"" + HexAddress(*frame.address) + "\"";
+      frames += "/>";
+    }
+    return "<backtrace>" + frames + "</backtrace>";
+  }
+
+  const ProfileBuilder& builder_;
+  std::set<uint32_t> runs_with_samples_;
   std::vector<tables::ColumnSpec> columns_;
   std::string node_;
   std::string nodes_;
@@ -236,7 +264,7 @@ std::string ExportOfBundle(const std::string& path, const std::map<uint32_t, int
     tree = std::shared_ptr<FileTree>(std::move(*zip));
   }
   ProfileBuilder builder;
-  ExportWriter writer;
+  ExportWriter writer(builder);
   Status status = trace_bundle::ImportBundleShowingRows(*tree, builder, ImportOptions{}, writer);
   INFO(status.ToString());
   REQUIRE(status.ok());
@@ -244,7 +272,28 @@ std::string ExportOfBundle(const std::string& path, const std::map<uint32_t, int
   return writer.Export(run_ends);
 }
 
-void CheckBothReaders(const std::string& relative, int tables_expected) {
+// Each thread's CPU samples: their count, total weight and stacks, folded.
+std::map<std::string, std::tuple<size_t, int64_t, std::map<std::string, int64_t>>> ThreadProfiles(
+    const ProfileGroup& group) {
+  std::map<std::string, std::tuple<size_t, int64_t, std::map<std::string, int64_t>>> profiles;
+  for (const Profile& profile : group.profiles) {
+    if (profile.kind != ProfileKind::kThread) continue;
+    auto& [samples, total, stacks] = profiles[profile.name];
+    samples += profile.samples.size();
+    for (size_t i = 0; i < profile.samples.size(); ++i) {
+      std::string folded;
+      for (StackId at = profile.samples[i]; at != kEmptyStack; at = group.stacks.parent[at]) {
+        folded = group.frames[group.stacks.frame[at]].name + (folded.empty() ? "" : ";") + folded;
+      }
+      stacks[folded] += profile.weights[i];
+      total += profile.weights[i];
+    }
+  }
+  return profiles;
+}
+
+// `with_samples`: the bundle has CPU samples, which the export must give the same.
+void CheckBothReaders(const std::string& relative, int tables_expected, bool with_samples) {
   auto path = testing::CorpusFileOrSkip(relative);
   if (!path) return;
   auto bundle = testing::ImportPath(*path);
@@ -261,6 +310,10 @@ void CheckBothReaders(const std::string& relative, int tables_expected) {
   CHECK(Sources(*exported) == Sources(*bundle));
   CHECK(IntervalProfiles(*exported) == IntervalProfiles(*bundle));
   CHECK(IntervalWarnings(*exported) == IntervalWarnings(*bundle));
+  if (with_samples) {
+    CHECK(!ThreadProfiles(*bundle).empty());
+    CHECK(ThreadProfiles(*exported) == ThreadProfiles(*bundle));
+  }
   // The tables each reader read, and those it left for repeating another.
   auto read = [](const ProfileGroup& group) {
     std::map<std::string, bool> read;
@@ -277,20 +330,23 @@ void CheckBothReaders(const std::string& relative, int tables_expected) {
 }
 
 TEST_CASE(
-    "Both readers, Strux (11.4.1): signposts, Points of Interest, thermal states, life cycle, a "
-    "spin") {
-  // os-signpost (two stores, one empty), thermal states, life-cycle-period,
-  // app-spin; not region-of-interest, whose points os-signpost holds.
-  CheckBothReaders("Ricks__Strux/Instruments.trace", 5);
+    "Both readers, Strux (11.4.1): CPU samples, signposts, Points of Interest, thermal states, "
+    "life cycle, a spin") {
+  // time-profile, os-signpost (two stores, one empty), thermal states,
+  // life-cycle-period, app-spin; not region-of-interest, whose points
+  // os-signpost holds.
+  CheckBothReaders("Ricks__Strux/Instruments.trace", 6, true);
 }
 
 TEST_CASE("Both readers, loops (26.2): 18,634 signpost rows, begins and ends paired") {
   // os-signpost; not os-signpost-interval, whose pairs os-signpost holds.
-  CheckBothReaders("modplug__loops/profile.trace", 1);
+  CheckBothReaders("modplug__loops/profile.trace", 1, false);
 }
 
-TEST_CASE("Both readers, mperf (26.0): run loop iterations per thread, a thermal state") {
-  CheckBothReaders("benjaminRomano__mperf/src/test/resources/example.trace.zip", 8);
+TEST_CASE(
+    "Both readers, mperf (26.0): CPU samples, run loop iterations per thread, a thermal state") {
+  // time-profile, named by thread-info and process-info; runloop-events.
+  CheckBothReaders("benjaminRomano__mperf/src/test/resources/example.trace.zip", 9, true);
 }
 
 }  // namespace
