@@ -173,8 +173,7 @@ ProfileBuilder::ThreadId ProfileBuilder::InternThread(TimelineId timeline, const
   return entry->second;
 }
 
-Status ProfileBuilder::CheckSample(int64_t time, int64_t weight) {
-  if (time >= 0 && weight >= 0 && CheckedAdd(time, weight)) return OkStatus();
+Status ProfileBuilder::BadSample(int64_t time, int64_t weight) {
   return Status(ErrorCode::kBadSample, "sample at time " + std::to_string(time) + " with weight " +
                                            std::to_string(weight) + " is negative or overflows");
 }

@@ -94,7 +94,11 @@ class ProfileBuilder {
   Status AddSample(ThreadId thread, int64_t time, int64_t weight, StackId stack);
   // What AddSample refuses whatever the builder holds: a negative time or
   // weight, or an end that overflows. For importers that hold samples back.
-  static Status CheckSample(int64_t time, int64_t weight);
+  // Inline: asked of every sample, it makes a Status only to refuse one.
+  static Status CheckSample(int64_t time, int64_t weight) {
+    if (time >= 0 && weight >= 0 && weight <= INT64_MAX - time) return OkStatus();
+    return BadSample(time, weight);
+  }
 
   // Intervals. A source is one kind of interval of one table and process
   // (the signposts of one subsystem and category, hangs, thermal states):
@@ -153,6 +157,8 @@ class ProfileBuilder {
   Result<ProfileGroup> Build(std::string name, std::string exporter) &&;
 
  private:
+  static Status BadSample(int64_t time, int64_t weight);
+
   // A sample as stored until Build(): 16 bytes, for there may be millions.
   // Weights that need more than 31 bits (rare) are kept in large_weights_.
   struct StoredSample {

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "base/text.h"
+#include "formats/trace_bundle/row_decoder.h"
 #include "formats/trace_bundle/tables.h"
 #include "tables/catalogue.h"
 
@@ -14,13 +15,6 @@ namespace {
 // A bundle whose CPU samples are in a table of another kind: which columns
 // stop it, and the command that exports the table instead.
 Status UndecodedSamplesError(std::string_view kind, const std::vector<Table>& tables) {
-  // The columns a time-profile row has; others are what a sample table of
-  // another kind adds, and what this version cannot decode from bundles yet.
-  static const std::set<std::string> kKnownColumnTypes = {
-      "XRSampleTimestampTypeID", "XRThreadTypeID",
-      "XRProcessTypeID",         "XRCPUCoreTypeID",
-      "XRThreadStateTypeID",     "XRTimeSampleWeightTypeID",
-      "XRBacktraceTypeID",       "XRRecordedEventTimestampTypeID"};
   const Table* first = nullptr;
   std::set<uint32_t> runs;
   for (const Table& table : tables) {
@@ -30,7 +24,7 @@ Status UndecodedSamplesError(std::string_view kind, const std::vector<Table>& ta
   }
   std::vector<std::string> unknown_columns;
   for (const StoreColumn& column : first->schema.columns) {
-    if (kKnownColumnTypes.count(column.engineering_type)) continue;
+    if (RowDecoder::SampleColumnType(column.engineering_type)) continue;
     unknown_columns.push_back(column.mnemonic + " (" + column.engineering_type + ")");
   }
   std::string unknown = JoinList(unknown_columns);

@@ -35,6 +35,15 @@ bool NeedsThreadProcesses(const tables::TableEntry& entry, tables::RoleSet roles
 
 }  // namespace
 
+bool RowDecoder::SampleColumnType(std::string_view engineering_type) {
+  static constexpr std::string_view kTypes[] = {
+      "XRSampleTimestampTypeID", "XRThreadTypeID",
+      "XRProcessTypeID",         "XRCPUCoreTypeID",
+      "XRThreadStateTypeID",     "XRTimeSampleWeightTypeID",
+      "XRBacktraceTypeID",       "XRRecordedEventTimestampTypeID"};
+  return std::find(std::begin(kTypes), std::end(kTypes), engineering_type) != std::end(kTypes);
+}
+
 RowDecoder::RowDecoder(BundleContext& bundle, const Table& table, const tables::TableEntry& entry,
                        const TableRows& rows)
     : bundle_(bundle), table_(table), run_(bundle.Run(table.store.run)) {

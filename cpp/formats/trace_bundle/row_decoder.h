@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -39,6 +40,11 @@ class RowDecoder final : public tables::RowContext {
   // Why the table cannot be read: the required columns it lacks; else empty.
   const std::string& missing() const { return missing_; }
   tables::RoleSet roles() const { return roles_; }
+
+  // Whether a column of `engineering_type` is one a time-profile row has,
+  // which a table of samples of another kind may have too; its other columns
+  // are what this version cannot decode from bundles yet (diagnostics.h).
+  static bool SampleColumnType(std::string_view engineering_type);
 
   // Fills the roles of the table's columns; the others stay as they were (absent).
   Status Decode(const Row& row, tables::TypedRow* typed);
