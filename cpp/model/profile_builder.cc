@@ -184,10 +184,7 @@ Status ProfileBuilder::AddSample(ThreadId thread_id, int64_t time, int64_t weigh
     return Status(ErrorCode::kLimitExceeded, "more than " + std::to_string(max_stack_nodes_) +
                                                  " distinct stack prefixes (limits.maxStackNodes)");
   }
-  if (total_samples_ >= max_samples_) {
-    return Status(ErrorCode::kLimitExceeded,
-                  "more than " + std::to_string(max_samples_) + " samples (limits.maxSamples)");
-  }
+  if (sample_room() == 0) return TooManySamples();
   uint32_t stored_weight = static_cast<uint32_t>(weight);
   if (weight >= kLargeWeight) {
     if (large_weights_.size() >= kLargeWeight) {
@@ -201,6 +198,11 @@ Status ProfileBuilder::AddSample(ThreadId thread_id, int64_t time, int64_t weigh
   thread.samples.push_back(StoredSample{time, stack, stored_weight});
   ++total_samples_;
   return OkStatus();
+}
+
+Status ProfileBuilder::TooManySamples() const {
+  return Status(ErrorCode::kLimitExceeded,
+                "more than " + std::to_string(max_samples_) + " samples (limits.maxSamples)");
 }
 
 std::vector<ProfileBuilder::RawSample> ProfileBuilder::raw_samples(ThreadId thread) const {

@@ -92,6 +92,13 @@ class ProfileBuilder {
   void SetTimelineUnit(TimelineId timeline, ValueUnit unit);
   ThreadId InternThread(TimelineId timeline, const ThreadDesc& desc);
   Status AddSample(ThreadId thread, int64_t time, int64_t weight, StackId stack);
+  // Whether `held` samples more, held back to be added later, stay within
+  // limits.maxSamples: what AddSample would say of the last of them.
+  Status CheckRoomFor(uint64_t held) const {
+    return held <= sample_room() ? OkStatus() : TooManySamples();
+  }
+  // How many samples more limits.maxSamples lets in.
+  uint64_t sample_room() const { return max_samples_ - total_samples_; }
   // What AddSample refuses whatever the builder holds: a negative time or
   // weight, or an end that overflows. For importers that hold samples back.
   // Inline: asked of every sample, it makes a Status only to refuse one.
@@ -158,6 +165,7 @@ class ProfileBuilder {
 
  private:
   static Status BadSample(int64_t time, int64_t weight);
+  Status TooManySamples() const;
 
   // A sample as stored until Build(): 16 bytes, for there may be millions.
   // Weights that need more than 31 bits (rare) are kept in large_weights_.

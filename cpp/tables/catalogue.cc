@@ -33,6 +33,13 @@ TableEntry Whole(std::string_view schema, std::string_view seen, Consumer consum
   return entry;
 }
 
+// A table read from exports alone: a bundle with only such CPU samples is
+// refused, the columns it cannot follow named (trace_bundle/diagnostics.h).
+TableEntry FromExportsOnly(TableEntry entry) {
+  entry.from_bundles = false;
+  return entry;
+}
+
 // The columns of every table of CPU samples but time-sample's.
 std::vector<ColumnSpec> SampleColumns() {
   return {{"time", Role::kStart, ValueType::kTime, true},
@@ -46,34 +53,27 @@ void AddSampleTables(std::vector<TableEntry>* entries) {
   entries->push_back(Whole("time-profile",
                            "bundles 10.0 to 26.0; exports of Xcode 12.5 to 26.4 (weight: ns)",
                            Consumer::kCpuSamples, SampleColumns(), "its samples"));
-  entries->push_back(Whole("cpu-profile", "exports (CPU Profiler; weight: cycles)",
-                           Consumer::kCpuSamples, SampleColumns(), "its samples"));
-  entries->push_back(Whole("counters-profile",
-                           "exports (CPU Counters; weight: ns in <weight> cells, else a count)",
-                           Consumer::kCpuSamples, SampleColumns(), "its samples"));
-  entries->push_back(Whole("time-sample",
-                           "exports of Xcode 27.0; bundles 26.0 (beside time-profile, not read)",
-                           Consumer::kCpuSamples,
-                           {{"time", Role::kStart, ValueType::kTime, true},
-                            {"thread", Role::kThread, ValueType::kThread, true},
-                            {"cp-user-callstack", Role::kBacktrace, ValueType::kBacktrace, true},
-                            {"cp-kernel-callstack", Role::kKernelBacktrace, ValueType::kBacktrace}},
-                           "its samples"));
-  // Bundles of cpu-profile, counters-profile and time-sample are refused, their columns named.
-  for (TableEntry& entry : *entries) {
-    if (entry.consumer == Consumer::kCpuSamples && entry.schema != "time-profile") {
-      entry.from_bundles = false;
-    }
-  }
-  TableEntry page_faults = Whole("virtual-memory", "exports of Instruments 14/15 (1,914 rows)",
-                                 Consumer::kWeightedEvents,
-                                 {kStart,
-                                  {"duration", Role::kWeight, ValueType::kDuration, true},
-                                  {"thread", Role::kThread, ValueType::kThread, true},
-                                  kProcess,
-                                  {"backtrace", Role::kBacktrace, ValueType::kBacktrace}},
-                                 "its page faults");
-  page_faults.from_bundles = false;
+  entries->push_back(FromExportsOnly(Whole("cpu-profile", "exports (CPU Profiler; weight: cycles)",
+                                           Consumer::kCpuSamples, SampleColumns(), "its samples")));
+  entries->push_back(FromExportsOnly(Whole(
+      "counters-profile", "exports (CPU Counters; weight: ns in <weight> cells, else a count)",
+      Consumer::kCpuSamples, SampleColumns(), "its samples")));
+  entries->push_back(FromExportsOnly(
+      Whole("time-sample", "exports of Xcode 27.0; bundles 26.0 (beside time-profile, not read)",
+            Consumer::kCpuSamples,
+            {{"time", Role::kStart, ValueType::kTime, true},
+             {"thread", Role::kThread, ValueType::kThread, true},
+             {"cp-user-callstack", Role::kBacktrace, ValueType::kBacktrace, true},
+             {"cp-kernel-callstack", Role::kKernelBacktrace, ValueType::kBacktrace}},
+            "its samples")));
+  TableEntry page_faults = FromExportsOnly(Whole(
+      "virtual-memory", "exports of Instruments 14/15 (1,914 rows)", Consumer::kWeightedEvents,
+      {kStart,
+       {"duration", Role::kWeight, ValueType::kDuration, true},
+       {"thread", Role::kThread, ValueType::kThread, true},
+       kProcess,
+       {"backtrace", Role::kBacktrace, ValueType::kBacktrace}},
+      "its page faults"));
   page_faults.weighs = "time in page faults";
   entries->push_back(std::move(page_faults));
 }

@@ -14,7 +14,8 @@ SampleConsumer::SampleConsumer(const TableEntry& entry, uint32_t run, RoleSet co
       builder_(builder),
       has_weight_(columns.has(Role::kWeight)),
       weight_is_duration_(false),
-      has_kernel_stack_(columns.has(Role::kKernelBacktrace)) {
+      has_kernel_stack_(columns.has(Role::kKernelBacktrace)),
+      room_(builder.sample_room()) {
   for (const ColumnSpec& spec : entry.columns) {
     if (spec.role == Role::kWeight) weight_is_duration_ = spec.type == ValueType::kDuration;
   }
@@ -53,6 +54,9 @@ Status SampleConsumer::Add(const TypedRow& row, uint64_t offset) {
   if (has_kernel_stack_ && row.has(Role::kKernelBacktrace)) {
     stack = builder_.AppendStack(stack, static_cast<StackId>(row[Role::kKernelBacktrace].number));
   }
+  // Held samples count against limits.maxSamples as they are read, not only
+  // once the table ends: a table too long for the limit is never held whole.
+  if (samples_.size() >= room_) return builder_.CheckRoomFor(samples_.size() + 1);
   samples_.AddChecked(ThreadOf(row), static_cast<int64_t>(time.number), weight, stack, offset);
   return OkStatus();
 }

@@ -51,6 +51,7 @@ class SampleConsumer {
   bool has_weight_;
   bool weight_is_duration_;
   bool has_kernel_stack_;
+  uint64_t room_;  // the samples limits.maxSamples lets in: no other table adds any meanwhile
   std::optional<bool> weight_is_time_;  // from the first row with a weight
 
   SampleTable samples_;

@@ -262,9 +262,13 @@ void TableRows::EndRow() {
     Status added = intervals_->Add(row_);
     if (!added.ok()) RowFailed(RowError(added.message()));
   } else if (samples_consumer_) {
-    // A sample refused keeps its code (BAD_SAMPLE).
+    // A sample refused keeps its code (BAD_SAMPLE); a limit reached ends the import.
     Status added = samples_consumer_->Add(row_, row_index_);
-    if (!added.ok()) RowFailed(Status(added.code(), RowError(added.message()).message()));
+    if (added.code() == ErrorCode::kLimitExceeded) {
+      error_.Set(std::move(added));
+    } else if (!added.ok()) {
+      RowFailed(Status(added.code(), RowError(added.message()).message()));
+    }
   }
 }
 
@@ -287,7 +291,6 @@ void TableRows::CommitSamples() {
   if (error_.failed() || table_failed_) return;
   rows_without_weight_ += consumer->rows_without_weight();
   rows_without_thread_ += consumer->rows_without_thread();
-  samples_ += consumer->samples().size();
   // A limit reached is located where the table ends.
   Status committed = consumer->samples().Commit(builder_, consumer->Timeline(), "");
   if (!committed.ok()) error_.Set(std::move(committed));

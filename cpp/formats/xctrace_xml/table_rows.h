@@ -66,11 +66,10 @@ class TableRows final : public tables::RowContext {
   bool table_left_out() const { return table_left_out_; }
   const std::optional<Status>& first_left_out() const { return first_left_out_; }
 
-  // Across the tables of samples read: rows left out without a weight, rows
-  // without a thread ("Unknown Thread"), and samples committed.
+  // Across the tables of samples read: rows left out without a weight, and
+  // rows without a thread ("Unknown Thread").
   uint64_t rows_without_weight() const { return rows_without_weight_; }
   uint64_t rows_without_thread() const { return rows_without_thread_; }
-  uint64_t samples() const { return samples_; }
 
   std::string ThreadName(const tables::Value& thread) override;
   std::string ProcessName(int64_t pid) override;
@@ -126,7 +125,6 @@ class TableRows final : public tables::RowContext {
   std::map<uint64_t, std::string> thread_names_;
   uint64_t rows_without_weight_ = 0;
   uint64_t rows_without_thread_ = 0;
-  uint64_t samples_ = 0;
 };
 
 }  // namespace instrumentscope::xctrace_xml

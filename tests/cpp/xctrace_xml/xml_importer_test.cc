@@ -333,6 +333,43 @@ TEST_CASE("Errors name the place in the export") {
   CHECK(status.message() == "row 1 of time-profile has a sample time before the run, -5 ns");
 }
 
+TEST_CASE("A sample table with a row it cannot read is left out; the others import") {
+  std::string damaged = FirstRow("0", kMainStack) + Row("soon", "<backtrace ref=\"20\"/>");
+  std::string whole = FirstRow("0", kMainStack) + Row("1000000", "<backtrace ref=\"20\"/>");
+  auto group =
+      ImportText(Export(Node(1, kTimeProfileSchema, damaged) + Node(2, kTimeProfileSchema, whole)));
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+  std::vector<std::string> left_out = testing::WarningMessages(*group, "TABLE_UNREADABLE");
+  REQUIRE(left_out.size() == 1);
+  CHECK(left_out[0].find("the time-profile table of run 1 left out (its samples): XML_BAD_VALUE: "
+                         "row 2 of time-profile has a sample time") == 0);
+  uint64_t samples = 0;
+  for (const Profile& profile : group->profiles) {
+    if (profile.kind == ProfileKind::kThread) {
+      CHECK(profile.run == 2);
+      samples += profile.sample_count;
+    }
+  }
+  CHECK(samples == 2);
+}
+
+TEST_CASE("A sample table past limits.maxSamples ends the import where it passes the limit") {
+  // The table's samples are held until it ends; they count against the limit as they are read.
+  std::string rows = FirstRow("0", kMainStack);
+  for (int i = 1; i < 6; ++i) rows += Row(std::to_string(i * 1000000), "<backtrace ref=\"20\"/>");
+  ImportOptions options;
+  options.limits.max_samples = 3;
+  auto result = ImportText(Export(Node(1, kTimeProfileSchema, rows)), options);
+  REQUIRE_FALSE(result.ok());
+  CHECK(result.status().code() == ErrorCode::kLimitExceeded);
+  CHECK(result.status().message() == "more than 3 samples (limits.maxSamples)");
+  CHECK(result.status().line() == 7u);  // the fourth <row>, after the schema on line 3
+
+  options.limits.max_samples = 6;
+  CHECK(ImportText(Export(Node(1, kTimeProfileSchema, rows)), options).ok());
+}
+
 TEST_CASE("Exports without CPU samples say what they hold and what to run") {
   Status status = ImportError(Export(""));
   CHECK(status.code() == ErrorCode::kXmlNoSampleTable);
