@@ -9,8 +9,8 @@ const std::vector<WarningKind> kKinds = {
      "it is left out, naming the file and what was lost, and the rest imports",
      "copy the whole .trace bundle again"},
     {WarningCode::kTableUnreadable, "TABLE_UNREADABLE",
-     "a table of intervals or events could not be read (damaged, or without a column it needs): "
-     "its intervals are left out, or it is listed with the rows that could be counted",
+     "a table could not be read (damaged, or without a column it needs): its samples or intervals "
+     "are left out, or it is listed with the rows that could be counted",
      "copy the whole bundle again, or export the table again with xctrace"},
     {WarningCode::kThreadNamesUnreadable, "THREAD_NAMES_UNREADABLE",
      "a table of thread or process names could not be read: threads are named by tid",
@@ -46,10 +46,10 @@ const std::vector<WarningKind> kKinds = {
      "run",
      "none: they began before the recording did"},
     {WarningCode::kRowsWithoutWeight, "ROWS_WITHOUT_WEIGHT",
-     "rows of an export's sample table without a weight are counted as one sample each",
+     "rows of an export's sample table without a weight are left out",
      "export the table again with xctrace"},
     {WarningCode::kRowsWithoutThread, "ROWS_WITHOUT_THREAD",
-     "rows of an export's sample table without a thread are left out",
+     "rows of an export's sample table without a thread are shown under \"Unknown Thread\"",
      "export the table again with xctrace"},
     {WarningCode::kDeepCopyHiddenWeight, "DEEP_COPY_HIDDEN_WEIGHT",
      "a Deep Copy row weighs more than its callees: the excess is counted as its own; the message "

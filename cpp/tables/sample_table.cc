@@ -23,7 +23,9 @@ Status SampleTable::Commit(ProfileBuilder& builder, const SampleTimeline& timeli
     const Sample& sample = samples_[i];
     Status added = builder.AddSample(threads[sample.thread], sample.time,
                                      timeline.count ? 1 : sample.weight, sample.stack);
-    if (!added.ok()) return path.empty() ? added : added.WithPath(path).WithOffset(sample.offset);
+    if (!added.ok()) {
+      return i < offsets_.size() ? added.WithPath(path).WithOffset(offsets_[i]) : added;
+    }
   }
   return OkStatus();
 }

@@ -9,6 +9,7 @@
 #define INSTRUMENTSCOPE_TABLES_SAMPLE_TABLE_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,38 +46,41 @@ class SampleTable {
   uint32_t AddThread(SampleThread thread);
   // Thread `thread`, to be told more of before the samples are committed.
   SampleThread& thread(uint32_t thread) { return threads_[thread]; }
-  // A sample of thread `thread`; `offset` says where its row is (a byte
-  // offset in a bundle's table, a line in an export) for an error at Commit.
-  // Fails as ProfileBuilder::AddSample would for its time and weight.
+  // A sample of thread `thread`; `offset` says where its bytes are, for an
+  // error at Commit. Fails as ProfileBuilder::AddSample would for its time
+  // and weight.
   Status Add(uint32_t thread, int64_t time, int64_t weight, StackId stack, uint64_t offset) {
     // Checked now: the table's earlier samples are not in the builder yet.
     RETURN_IF_ERROR(ProfileBuilder::CheckSample(time, weight));
     AddChecked(thread, time, weight, stack, offset);
     return OkStatus();
   }
-  // The same, of a time and weight already checked.
-  void AddChecked(uint32_t thread, int64_t time, int64_t weight, StackId stack, uint64_t offset) {
-    samples_.push_back(Sample{time, weight, offset, thread, stack});
+  // The same, of a time and weight already checked; without an offset (an
+  // export's reader says where its errors are), for every sample of the table.
+  void AddChecked(uint32_t thread, int64_t time, int64_t weight, StackId stack,
+                  std::optional<uint64_t> offset) {
+    samples_.push_back(Sample{time, weight, thread, stack});
+    if (offset) offsets_.push_back(*offset);
   }
   uint64_t size() const { return samples_.size(); }
 
   // Adds the timeline, its threads and its samples to the builder. An error
-  // (a limit reached) names `path` and the sample's offset; with no `path`,
+  // (a limit reached) names `path` and the sample's offset; without offsets,
   // the caller says where.
   Status Commit(ProfileBuilder& builder, const SampleTimeline& timeline,
                 const std::string& path) const;
 
  private:
-  struct Sample {
+  struct Sample {  // 24 bytes: a long table is held whole
     int64_t time;
     int64_t weight;
-    uint64_t offset;
     uint32_t thread;
     StackId stack;
   };
 
   std::vector<SampleThread> threads_;
   PagedVector<Sample> samples_;
+  PagedVector<uint64_t> offsets_;  // each sample's, or none
 };
 
 }  // namespace instrumentscope::tables

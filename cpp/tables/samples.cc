@@ -21,7 +21,7 @@ SampleConsumer::SampleConsumer(const TableEntry& entry, uint32_t run, RoleSet co
   }
 }
 
-Status SampleConsumer::Add(const TypedRow& row, uint64_t offset) {
+Status SampleConsumer::Add(const TypedRow& row, std::optional<uint64_t> offset) {
   const Value& time = row[Role::kStart];
   if (!time.present) {
     return Status(ErrorCode::kBadSample, entry_.consumer == Consumer::kWeightedEvents

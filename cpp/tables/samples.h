@@ -30,9 +30,9 @@ class SampleConsumer {
   SampleConsumer(const TableEntry& entry, uint32_t run, RoleSet columns, RowContext& context,
                  ProfileBuilder& builder);
 
-  // A row whose bytes (or line) are at `offset`; an error refuses it, saying
-  // why ("has no sample time").
-  Status Add(const TypedRow& row, uint64_t offset);
+  // A row whose bytes are at `offset` (none for an export's, whose reader
+  // says where); an error refuses it, saying why ("has no sample time").
+  Status Add(const TypedRow& row, std::optional<uint64_t> offset);
 
   uint64_t rows_without_weight() const { return rows_without_weight_; }
   uint64_t rows_without_thread() const { return rows_without_thread_; }

@@ -263,7 +263,7 @@ void TableRows::EndRow() {
     if (!added.ok()) RowFailed(RowError(added.message()));
   } else if (samples_consumer_) {
     // A sample refused keeps its code (BAD_SAMPLE); a limit reached ends the import.
-    Status added = samples_consumer_->Add(row_, row_index_);
+    Status added = samples_consumer_->Add(row_, std::nullopt);
     if (added.code() == ErrorCode::kLimitExceeded) {
       error_.Set(std::move(added));
     } else if (!added.ok()) {
@@ -292,7 +292,7 @@ void TableRows::CommitSamples() {
   rows_without_weight_ += consumer->rows_without_weight();
   rows_without_thread_ += consumer->rows_without_thread();
   // A limit reached is located where the table ends.
-  Status committed = consumer->samples().Commit(builder_, consumer->Timeline(), "");
+  Status committed = consumer->samples().Commit(builder_, consumer->Timeline(), std::string());
   if (!committed.ok()) error_.Set(std::move(committed));
 }
 
