@@ -24,7 +24,8 @@ Status SampleTable::Commit(ProfileBuilder& builder, const SampleTimeline& timeli
     Status added = builder.AddSample(threads[sample.thread], sample.time,
                                      timeline.count ? 1 : sample.weight, sample.stack);
     if (!added.ok()) {
-      return i < offsets_.size() ? added.WithPath(path).WithOffset(offsets_[i]) : added;
+      if (i < offsets_.size()) added.WithOffset(offsets_[i]);
+      return path.empty() ? added : added.WithPath(path);
     }
   }
   return OkStatus();

@@ -55,8 +55,9 @@ class SampleTable {
     AddChecked(thread, time, weight, stack, offset);
     return OkStatus();
   }
-  // The same, of a time and weight already checked; without an offset (an
-  // export's reader says where its errors are), for every sample of the table.
+  // The same, of a time and weight already checked; without an offset (the
+  // samples of a table whose reader says where its errors are) for every
+  // sample of the table.
   void AddChecked(uint32_t thread, int64_t time, int64_t weight, StackId stack,
                   std::optional<uint64_t> offset) {
     samples_.push_back(Sample{time, weight, thread, stack});
@@ -65,8 +66,8 @@ class SampleTable {
   uint64_t size() const { return samples_.size(); }
 
   // Adds the timeline, its threads and its samples to the builder. An error
-  // (a limit reached) names `path` and the sample's offset; without offsets,
-  // the caller says where.
+  // (a limit reached) names `path` and the sample's offset where it has one;
+  // without a path, the caller says where.
   Status Commit(ProfileBuilder& builder, const SampleTimeline& timeline,
                 const std::string& path) const;
 

@@ -21,7 +21,7 @@ SampleConsumer::SampleConsumer(const TableEntry& entry, uint32_t run, RoleSet co
   }
 }
 
-Status SampleConsumer::Add(const TypedRow& row, std::optional<uint64_t> offset) {
+Status SampleConsumer::Add(const TypedRow& row) {
   const Value& time = row[Role::kStart];
   if (!time.present) {
     return Status(ErrorCode::kBadSample, entry_.consumer == Consumer::kWeightedEvents
@@ -57,7 +57,8 @@ Status SampleConsumer::Add(const TypedRow& row, std::optional<uint64_t> offset) 
   // Held samples count against limits.maxSamples as they are read, not only
   // once the table ends: a table too long for the limit is never held whole.
   if (samples_.size() >= room_) return builder_.CheckRoomFor(samples_.size() + 1);
-  samples_.AddChecked(ThreadOf(row), static_cast<int64_t>(time.number), weight, stack, offset);
+  samples_.AddChecked(ThreadOf(row), static_cast<int64_t>(time.number), weight, stack,
+                      std::nullopt);
   return OkStatus();
 }
 

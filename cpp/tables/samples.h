@@ -30,9 +30,10 @@ class SampleConsumer {
   SampleConsumer(const TableEntry& entry, uint32_t run, RoleSet columns, RowContext& context,
                  ProfileBuilder& builder);
 
-  // A row whose bytes are at `offset` (none for an export's, whose reader
-  // says where); an error refuses it, saying why ("has no sample time").
-  Status Add(const TypedRow& row, std::optional<uint64_t> offset);
+  // A row; an error refuses it, saying why ("has no sample time"), and its
+  // reader says where it is. Samples keep no place of their own: what
+  // Commit can still refuse (a limit of distinct stacks) is the table's.
+  Status Add(const TypedRow& row);
 
   uint64_t rows_without_weight() const { return rows_without_weight_; }
   uint64_t rows_without_thread() const { return rows_without_thread_; }

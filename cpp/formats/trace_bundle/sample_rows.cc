@@ -34,7 +34,7 @@ Status ConsumeRows(BundleContext& bundle, const Table& table, const tables::Tabl
       return rows->InRow(decoded, i);
     }
     if (observer) observer->Row(typed, decoder);
-    Status added = (*consumer)->Add(typed, rows->offset(i));
+    Status added = (*consumer)->Add(typed);
     if (!added.ok()) {
       *events = rows->CountEvents();
       return rows->AtRow(added, i);

@@ -263,7 +263,7 @@ void TableRows::EndRow() {
     if (!added.ok()) RowFailed(RowError(added.message()));
   } else if (samples_consumer_) {
     // A sample refused keeps its code (BAD_SAMPLE); a limit reached ends the import.
-    Status added = samples_consumer_->Add(row_, std::nullopt);
+    Status added = samples_consumer_->Add(row_);
     if (added.code() == ErrorCode::kLimitExceeded) {
       error_.Set(std::move(added));
     } else if (!added.ok()) {
