@@ -273,6 +273,14 @@ std::vector<std::string_view> CpuSampleSchemas(bool from_bundles) {
   return schemas;
 }
 
+WeightUnit WeightUnitOf(std::string_view engineering_type) {
+  if (engineering_type == "XRTimeSampleWeightTypeID" || engineering_type == "weight") {
+    return WeightUnit::kNanoseconds;
+  }
+  if (engineering_type == "XRAnyTypeID" || engineering_type == "any") return WeightUnit::kFromCell;
+  return WeightUnit::kCount;
+}
+
 std::string MissingColumnsMessage(const TableEntry& entry,
                                   const std::vector<std::string_view>& missing) {
   std::string columns;

@@ -87,6 +87,15 @@ const TableEntry* FindTable(std::string_view schema);
 // most useful first.
 std::vector<std::string_view> CpuSampleSchemas(bool from_bundles);
 
+// What a weight column's values are, by its engineering type as a bundle's
+// schema.xml or an export's <schema> spells it.
+enum class WeightUnit : uint8_t {
+  kNanoseconds,  // XRTimeSampleWeightTypeID, "weight" (time-profile)
+  kCount,        // "cycle-weight" (cpu-profile), and any other type
+  kFromCell,     // XRAnyTypeID, "any" (counters-profile): a time in <weight> cells, else a count
+};
+WeightUnit WeightUnitOf(std::string_view engineering_type);
+
 // "the X table has no a or b column": why a table lacking required columns is not read.
 std::string MissingColumnsMessage(const TableEntry& entry,
                                   const std::vector<std::string_view>& missing);

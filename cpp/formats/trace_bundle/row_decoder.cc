@@ -61,7 +61,7 @@ RowDecoder::RowDecoder(BundleContext& bundle, const Table& table, const tables::
     BoundColumn column{slot, spec.role, spec.type};
     column.message = type == "XRNarrativeEntryTypeID" || type == "XROSLogMetadataTypeID";
     column.name_index = type == "XRThreadNameTypeID";
-    column.time_weight = type == "XRTimeSampleWeightTypeID";
+    column.time_weight = tables::WeightUnitOf(type) == tables::WeightUnit::kNanoseconds;
     columns_.push_back(column);
   }
   std::stable_partition(columns_.begin(), columns_.end(), [](const BoundColumn& column) {

@@ -37,7 +37,7 @@ bool TableRows::StartTable(const tables::TableEntry& entry, const std::vector<Co
     roles.Add(spec.role);
     bound_roles_.push_back(spec.role);
     columns_[static_cast<size_t>(column - columns.begin())] =
-        BoundColumn{spec.role, spec.type, WeightUnitOf(column->engineering_type)};
+        BoundColumn{spec.role, spec.type, tables::WeightUnitOf(column->engineering_type)};
   }
   intervals_.reset();
   samples_consumer_.reset();
@@ -145,7 +145,7 @@ void TableRows::AssignDuration(const OpenElement& cell, const Value& value, tabl
   to->number = static_cast<uint64_t>(*number);
 }
 
-void TableRows::AssignWeight(const OpenElement& cell, const Value& value, WeightUnit unit,
+void TableRows::AssignWeight(const OpenElement& cell, const Value& value, tables::WeightUnit unit,
                              tables::Value* to) {
   std::optional<int64_t> number = CellNumber(value, texts_);
   if (!number) {
@@ -154,8 +154,8 @@ void TableRows::AssignWeight(const OpenElement& cell, const Value& value, Weight
   }
   to->present = true;
   to->number = static_cast<uint64_t>(*number);  // a negative one: refused as a sample
-  to->nanoseconds = unit == WeightUnit::kNanoseconds ||
-                    (unit == WeightUnit::kFromCell && AsView(cell.name) == "weight");
+  to->nanoseconds = unit == tables::WeightUnit::kNanoseconds ||
+                    (unit == tables::WeightUnit::kFromCell && AsView(cell.name) == "weight");
 }
 
 void TableRows::AssignThread(const Value& value, tables::Value* to) {

@@ -78,7 +78,7 @@ class TableRows final : public tables::RowContext {
   struct BoundColumn {
     tables::Role role;
     tables::ValueType type;
-    WeightUnit unit;  // kWeight's
+    tables::WeightUnit unit;  // kWeight's
   };
 
   Status RowError(const std::string& what) const;
@@ -86,7 +86,7 @@ class TableRows final : public tables::RowContext {
   void RowFailed(Status error);
   void AssignNumber(const OpenElement& cell, const Value& value, tables::Value* to);
   void AssignDuration(const OpenElement& cell, const Value& value, tables::Value* to);
-  void AssignWeight(const OpenElement& cell, const Value& value, WeightUnit unit,
+  void AssignWeight(const OpenElement& cell, const Value& value, tables::WeightUnit unit,
                     tables::Value* to);
   void AssignThread(const Value& value, tables::Value* to);
   void AssignProcess(const Value& value, tables::Value* to);

@@ -9,12 +9,6 @@ const std::vector<std::string_view>& CpuSampleSchemas() {
   return schemas;
 }
 
-WeightUnit WeightUnitOf(std::string_view engineering_type) {
-  if (engineering_type == "weight") return WeightUnit::kNanoseconds;
-  if (engineering_type == "any") return WeightUnit::kFromCell;
-  return WeightUnit::kCount;
-}
-
 uint32_t RunFromXpath(std::string_view xpath) {
   static constexpr std::string_view kRun = "/run[";
   size_t start = xpath.find(kRun);

@@ -1,6 +1,5 @@
 // What an export's <schema> and <node> say of a table beyond its catalogue
-// entry (tables/catalogue.h): its columns' engineering types, what a
-// weight's type makes it, and its run.
+// entry (tables/catalogue.h): its columns' engineering types, and its run.
 #ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_TABLE_SCHEMA_H_
 #define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_TABLE_SCHEMA_H_
 
@@ -14,20 +13,11 @@ namespace instrumentscope::xctrace_xml {
 
 struct Column {
   std::string mnemonic;          // "time", "weight", "stack", "cp-user-callstack"…
-  std::string engineering_type;  // "sample-time", "cycle-weight", "kperf-bt"…
-};
-
-enum class WeightUnit : uint8_t {
-  kNanoseconds,  // engineering type "weight"
-  kCount,        // cycles ("cycle-weight"), events
-  kFromCell,     // engineering type "any": <weight> cells are time, others counts
+  std::string engineering_type;  // "sample-time", "thread", "kperf-bt"…
 };
 
 // The CPU sample schemas exports are read for, most useful first (tables/catalogue.h).
 const std::vector<std::string_view>& CpuSampleSchemas();
-
-// What the weights of a column of `engineering_type` are.
-WeightUnit WeightUnitOf(std::string_view engineering_type);
 
 // The run of a <node>, from its xpath "//trace-toc[1]/run[3]/data[1]/table[4]";
 // 1 when the xpath names none.

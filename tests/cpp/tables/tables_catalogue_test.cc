@@ -55,6 +55,17 @@ TEST_CASE(
         std::vector<std::string>{"os-signpost", "os-signpost-interval", "region-of-interest"});
 }
 
+TEST_CASE("A weight column's engineering type says what its weights are, in either spelling") {
+  using tables::WeightUnit;
+  using tables::WeightUnitOf;
+  CHECK(WeightUnitOf("weight") == WeightUnit::kNanoseconds);  // time-profile
+  CHECK(WeightUnitOf("XRTimeSampleWeightTypeID") == WeightUnit::kNanoseconds);
+  CHECK(WeightUnitOf("cycle-weight") == WeightUnit::kCount);  // cpu-profile
+  CHECK(WeightUnitOf("any") == WeightUnit::kFromCell);        // counters-profile
+  CHECK(WeightUnitOf("XRAnyTypeID") == WeightUnit::kFromCell);
+  CHECK(WeightUnitOf("size-in-bytes") == WeightUnit::kCount);
+}
+
 TEST_CASE("Bundles are read for time-profile samples and names; exports for every kind") {
   CHECK(tables::CpuSampleSchemas(true) == std::vector<std::string_view>{"time-profile"});
   CHECK(tables::CpuSampleSchemas(false) ==

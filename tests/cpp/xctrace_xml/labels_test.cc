@@ -35,13 +35,6 @@ TEST_CASE("Process names and leaf symbols from fmt") {
   CHECK(HexAddress(0x1834a4734) == "0x1834a4734");
 }
 
-TEST_CASE("A weight column's engineering type says what its weights are") {
-  CHECK(WeightUnitOf("weight") == WeightUnit::kNanoseconds);  // time-profile
-  CHECK(WeightUnitOf("cycle-weight") == WeightUnit::kCount);  // cpu-profile
-  CHECK(WeightUnitOf("any") == WeightUnit::kFromCell);        // counters-profile
-  CHECK(WeightUnitOf("size-in-bytes") == WeightUnit::kCount);
-}
-
 TEST_CASE("Runs come from the node's xpath") {
   CHECK(RunFromXpath("//trace-toc[1]/run[3]/data[1]/table[4]") == 3);
   CHECK(RunFromXpath("//trace-toc[1]/run[12]/data[1]/table[4]") == 12);
