@@ -117,30 +117,38 @@ Status RowDecoder::Decode(const Row& row, TypedRow* typed) {
       }
       case ValueType::kProcess: {
         value.pid = -1;
-        uint32_t known = raw == kNoReference ? IntegerMap::kNoValue : process_index_.Find(raw);
-        if (known == IntegerMap::kNoValue) {
-          RETURN_IF_ERROR(DecodeProcess(raw, &value));
-          break;
+        if (raw == kNoReference) break;
+        // Rows name a few processes, over and over: each is looked up once.
+        uint32_t index = process_index_.Find(raw);
+        if (index == IntegerMap::kNoValue) {
+          ASSIGN_OR_RETURN(index, LookUpProcess(raw));
         }
         value.present = true;
-        value.pid = pids_[known];
+        value.pid = pids_[index];
         break;
       }
       case ValueType::kThread: {
+        // The reference itself tells threads apart; its tid and process are
+        // looked up where they are needed.
         value.key = value.number = 0;
         value.pid = -1;
-        uint32_t known = thread_processes_ && raw != kNoReference && raw <= UINT32_MAX &&
-                                 process_ref <= UINT32_MAX
-                             ? thread_index_.Find(raw << 32 | process_ref)
-                             : IntegerMap::kNoValue;
-        if (known == IntegerMap::kNoValue) {
-          RETURN_IF_ERROR(DecodeThread(raw, process_ref, &value));
-          break;
-        }
+        if (raw == kNoReference) break;
         value.present = true;
         value.key = raw;
-        value.number = threads_[known].tid;
-        value.pid = threads_[known].pid;
+        if (!thread_processes_) break;
+        // References are u32 columns or topology parts of at most 32 bits.
+        if (raw > UINT32_MAX || process_ref > UINT32_MAX) {
+          return Status(ErrorCode::kBundleCorrupt,
+                        "thread reference " + std::to_string(raw) + " or process reference " +
+                            std::to_string(process_ref) + " is past 2^32");
+        }
+        uint64_t key = raw << 32 | process_ref;
+        uint32_t index = thread_index_.Find(key);
+        if (index == IntegerMap::kNoValue) {
+          ASSIGN_OR_RETURN(index, LookUpThread(raw, process_ref, key));
+        }
+        value.number = threads_[index].tid;
+        value.pid = threads_[index].pid;
         break;
       }
       case ValueType::kText:
@@ -163,46 +171,21 @@ std::string RowDecoder::ProcessName(int64_t pid) {
   return CoreProcessName(bundle_.Details(table_.run()), run_.names, pid);
 }
 
-Status RowDecoder::DecodeProcess(uint64_t ref, Value* value) {
-  if (ref == kNoReference) return OkStatus();
-  value->present = true;
-  // Rows name a few processes, over and over: each is looked up once.
-  uint32_t index = process_index_.Find(ref);
-  if (index == IntegerMap::kNoValue) {
-    int64_t pid;
-    ASSIGN_OR_RETURN(pid, run_.references.ProcessId(ref));
-    index = process_index_.Insert(ref, static_cast<uint32_t>(pids_.size())).first;
-    pids_.push_back(pid);
-  }
-  value->pid = pids_[index];
-  return OkStatus();
+Result<uint32_t> RowDecoder::LookUpProcess(uint64_t ref) {
+  int64_t pid;
+  ASSIGN_OR_RETURN(pid, run_.references.ProcessId(ref));
+  uint32_t index = process_index_.Insert(ref, static_cast<uint32_t>(pids_.size())).first;
+  pids_.push_back(pid);
+  return index;
 }
 
-// A thread reference: the reference itself tells threads apart; its tid
-// and process are looked up where they are needed. A thread record without
-// a process takes the row's.
-Status RowDecoder::DecodeThread(uint64_t ref, uint64_t process_ref, Value* value) {
-  if (ref == kNoReference) return OkStatus();
-  value->present = true;
-  value->key = ref;
-  if (!thread_processes_) return OkStatus();
-  // References are u32 columns or topology parts of at most 32 bits.
-  if (ref > UINT32_MAX || process_ref > UINT32_MAX) {
-    return Status(ErrorCode::kBundleCorrupt, "thread reference " + std::to_string(ref) +
-                                                 " or process reference " +
-                                                 std::to_string(process_ref) + " is past 2^32");
-  }
-  uint64_t key = ref << 32 | process_ref;
-  uint32_t index = thread_index_.Find(key);
-  if (index == IntegerMap::kNoValue) {
-    RunReferences::Thread identity;
-    ASSIGN_OR_RETURN(identity, run_.references.ThreadOf(ref, process_ref));
-    index = thread_index_.Insert(key, static_cast<uint32_t>(threads_.size())).first;
-    threads_.push_back(identity);
-  }
-  value->number = threads_[index].tid;
-  value->pid = threads_[index].pid;
-  return OkStatus();
+// A thread record without a process takes the row's.
+Result<uint32_t> RowDecoder::LookUpThread(uint64_t ref, uint64_t process_ref, uint64_t key) {
+  RunReferences::Thread identity;
+  ASSIGN_OR_RETURN(identity, run_.references.ThreadOf(ref, process_ref));
+  uint32_t index = thread_index_.Insert(key, static_cast<uint32_t>(threads_.size())).first;
+  threads_.push_back(identity);
+  return index;
 }
 
 Status RowDecoder::DecodeText(const BoundColumn& column, uint64_t ref, Value* value) {

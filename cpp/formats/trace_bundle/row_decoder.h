@@ -63,8 +63,9 @@ class RowDecoder final : public tables::RowContext {
     bool time_weight = false;  // a weight that is a time
   };
 
-  Status DecodeProcess(uint64_t ref, tables::Value* value);
-  Status DecodeThread(uint64_t ref, uint64_t process_ref, tables::Value* value);
+  // A reference not looked up before: its index in pids_, threads_.
+  Result<uint32_t> LookUpProcess(uint64_t ref);
+  Result<uint32_t> LookUpThread(uint64_t ref, uint64_t process_ref, uint64_t key);
   Status DecodeText(const BoundColumn& column, uint64_t ref, tables::Value* value);
   Result<std::string_view> String(uint64_t index);
   // nullopt when the run's messages cannot be read, which is said once per
