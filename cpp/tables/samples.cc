@@ -3,6 +3,7 @@
 #include <string>
 
 #include "base/checked_math.h"
+#include "base/text.h"
 
 namespace instrumentscope::tables {
 
@@ -84,6 +85,18 @@ uint32_t SampleConsumer::ThreadOf(const TypedRow& row) {
   auto other = threads_of_other_pids_.find({thread.key, pid});
   if (other != threads_of_other_pids_.end()) return other->second;
   return threads_of_other_pids_.emplace(std::make_pair(thread.key, pid), add()).first->second;
+}
+
+void WarnOfRowsWithout(ProfileBuilder& builder, uint64_t without_weight, uint64_t without_thread) {
+  if (without_weight > 0) {
+    builder.AddWarning(WarningCode::kRowsWithoutWeight,
+                       Counted(without_weight, "row") + " had no weight and were left out");
+  }
+  if (without_thread > 0) {
+    builder.AddWarning(
+        WarningCode::kRowsWithoutThread,
+        Counted(without_thread, "row") + " named no thread; they appear under \"Unknown Thread\"");
+  }
 }
 
 SampleTimeline SampleConsumer::Timeline() const {

@@ -66,6 +66,11 @@ class SampleConsumer {
   uint64_t rows_without_thread_ = 0;
 };
 
+// Says, once an import's tables of samples are read, how many of their rows
+// had no weight (left out: ROWS_WITHOUT_WEIGHT) or no thread ("Unknown
+// Thread": ROWS_WITHOUT_THREAD), for bundles and exports alike.
+void WarnOfRowsWithout(ProfileBuilder& builder, uint64_t without_weight, uint64_t without_thread);
+
 }  // namespace instrumentscope::tables
 
 #endif  // INSTRUMENTSCOPE_TABLES_SAMPLES_H_

@@ -67,6 +67,9 @@ class BundleContext {
   FrameNamer frames;
   std::set<uint32_t> runs_with_samples;
   std::set<uint32_t> runs_with_intervals;
+  // Rows of the tables of samples read that had no weight, or no thread.
+  uint64_t sample_rows_without_weight = 0;
+  uint64_t sample_rows_without_thread = 0;
   // Shown the rows of the tables read as intervals and as samples.
   tables::RowObserver* row_observer = nullptr;
 

@@ -15,6 +15,7 @@
 #include "formats/trace_bundle/threads.h"
 #include "model/profile_builder.h"
 #include "tables/catalogue.h"
+#include "tables/samples.h"
 #include "tables/table_committer.h"
 
 namespace instrumentscope::trace_bundle {
@@ -285,6 +286,8 @@ Status BundleImport::Finish() {
     return Status(ErrorCode::kBundleNoSamples, "the recording's time-profile tables are empty");
   }
   const std::optional<FormTemplate>& form = bundle_.form;
+  tables::WarnOfRowsWithout(builder, bundle_.sample_rows_without_weight,
+                            bundle_.sample_rows_without_thread);
   if (!bundle_.files.Contains(kFormTemplate)) SayWhatNoTemplateCosts();
   bool has_image_lists =
       form && std::any_of(form->runs.begin(), form->runs.end(),

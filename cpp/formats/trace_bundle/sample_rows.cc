@@ -67,6 +67,8 @@ Status ReadSampleTable(BundleContext& bundle, const Table& table, const tables::
   bundle.builder.AddTable(
       TableSummary{table.run(), std::string(entry.schema), consumer->samples().size(), true});
   bundle.runs_with_samples.insert(table.run());
+  bundle.sample_rows_without_weight += consumer->rows_without_weight();
+  bundle.sample_rows_without_thread += consumer->rows_without_thread();
   return OkStatus();
 }
 

@@ -11,6 +11,7 @@
 #include "formats/xctrace_xml/table_schema.h"
 #include "formats/xctrace_xml/tokenizer.h"
 #include "model/profile_builder.h"
+#include "tables/samples.h"
 
 namespace instrumentscope::xctrace_xml {
 namespace {
@@ -89,15 +90,8 @@ Status XmlImporter::Finish() {
                       ? "the CPU sample tables in this export have no rows with samples"
                       : "the interval and event tables in this export have no rows");
   }
-  if (uint64_t rows = reader_.rows().rows_without_weight()) {
-    builder_.AddWarning(WarningCode::kRowsWithoutWeight,
-                        Plural(rows, "row") + " had no weight and were left out");
-  }
-  if (uint64_t rows = reader_.rows().rows_without_thread()) {
-    builder_.AddWarning(WarningCode::kRowsWithoutThread, Plural(rows, "row") +
-                                                             " named no thread; they appear under "
-                                                             "\"Unknown Thread\"");
-  }
+  tables::WarnOfRowsWithout(builder_, reader_.rows().rows_without_weight(),
+                            reader_.rows().rows_without_thread());
   return OkStatus();
 }
 
