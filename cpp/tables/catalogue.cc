@@ -66,16 +66,30 @@ void AddSampleTables(std::vector<TableEntry>* entries) {
              {"cp-user-callstack", Role::kBacktrace, ValueType::kBacktrace, true},
              {"cp-kernel-callstack", Role::kKernelBacktrace, ValueType::kBacktrace}},
             "its samples")));
-  TableEntry page_faults = FromExportsOnly(Whole(
-      "virtual-memory", "exports of Instruments 14/15 (1,914 rows)", Consumer::kWeightedEvents,
-      {kStart,
-       {"duration", Role::kWeight, ValueType::kDuration, true},
-       {"thread", Role::kThread, ValueType::kThread, true},
-       kProcess,
-       {"backtrace", Role::kBacktrace, ValueType::kBacktrace}},
-      "its page faults"));
+  TableEntry page_faults =
+      Whole("virtual-memory", "exports of Instruments 14/15 (1,914 rows); bundle 26.x (43 rows)",
+            Consumer::kWeightedEvents,
+            {kStart,
+             {"duration", Role::kWeight, ValueType::kDuration, true},
+             {"thread", Role::kThread, ValueType::kThread, true},
+             kProcess,
+             {"backtrace", Role::kBacktrace, ValueType::kBacktrace}},
+            "its page faults");
   page_faults.weighs = "time in page faults";
   entries->push_back(std::move(page_faults));
+  TableEntry system_calls =
+      Whole("syscall", "bundle 26.x (System Trace, 838,333 rows)", Consumer::kWeightedEvents,
+            {kStart,
+             {"duration", Role::kWeight, ValueType::kDuration, true},
+             {"waittime", Role::kSecondWeight, ValueType::kDuration},
+             {"thread", Role::kThread, ValueType::kThread, true},
+             kProcess,
+             {"call", Role::kLeafFrame, ValueType::kText, true},
+             {"backtrace", Role::kBacktrace, ValueType::kBacktrace}},
+            "its system calls");
+  system_calls.weighs = "time in system calls";
+  system_calls.second_weighs = "wait in system calls";
+  entries->push_back(std::move(system_calls));
 }
 
 // Bundles only: an export names its threads and processes in their cells.

@@ -72,6 +72,7 @@ struct TableEntry {
   bool from_bundles = true;      // read from a bundle's bulkstore
   bool from_exports = true;      // read from an xctrace export
   std::string_view weighs = {};  // kWeightedEvents: what the weight is ("time in page faults")
+  std::string_view second_weighs = {};  // and the kSecondWeight column's ("wait in system calls")
 };
 
 // Every entry: among tables of intervals, in the order bundles read them

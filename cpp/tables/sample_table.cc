@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "base/checked_math.h"
+
 namespace instrumentscope::tables {
 
 uint32_t SampleTable::AddThread(SampleThread thread) {
@@ -9,11 +11,18 @@ uint32_t SampleTable::AddThread(SampleThread thread) {
   return static_cast<uint32_t>(threads_.size() - 1);
 }
 
+bool SampleTable::Merge(uint64_t sample, int64_t weight) {
+  Sample& merged = samples_[sample];
+  auto sum = CheckedAdd(merged.weight, weight);
+  if (!sum || !ProfileBuilder::CheckSample(merged.time, *sum).ok()) return false;
+  merged.weight = *sum;
+  return true;
+}
+
 Status SampleTable::Commit(ProfileBuilder& builder, const SampleTimeline& timeline,
                            const std::string& path) const {
-  ProfileBuilder::TimelineId id =
-      builder.AddTimeline(timeline.run, timeline.table, timeline.unit,
-                          ProfileBuilder::TimeAxis::kShared, timeline.content);
+  ProfileBuilder::TimelineId id = builder.AddTimeline(timeline.run, timeline.table, timeline.unit,
+                                                      timeline.axis, timeline.content);
   std::vector<ProfileBuilder::ThreadId> threads;
   threads.reserve(threads_.size());
   for (const SampleThread& thread : threads_) {

@@ -38,6 +38,9 @@ struct SampleTimeline {
   ValueUnit unit = ValueUnit::kNanoseconds;
   ProfileBuilder::TimelineContent content;
   bool count = false;
+  // kOrderOnly: samples laid end to end in their order, no idle gaps between
+  // them (events weighted by durations that need not fill the time).
+  ProfileBuilder::TimeAxis axis = ProfileBuilder::TimeAxis::kShared;
 };
 
 class SampleTable {
@@ -64,6 +67,10 @@ class SampleTable {
     if (offset) offsets_.push_back(*offset);
   }
   uint64_t size() const { return samples_.size(); }
+  // Adds `weight` to sample `sample`, which then stands for one more event:
+  // false, the sample unchanged, when the sum would pass 2^63 - 1 or the
+  // sample's end would.
+  bool Merge(uint64_t sample, int64_t weight);
 
   // Adds the timeline, its threads and its samples to the builder. An error
   // (a limit reached) names `path` and the sample's offset where it has one;

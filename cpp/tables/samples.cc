@@ -6,6 +6,24 @@
 #include "base/text.h"
 
 namespace instrumentscope::tables {
+namespace {
+
+constexpr uint32_t kNoThread = UINT32_MAX;
+constexpr uint64_t kNoSample = UINT64_MAX;
+
+// A system call's name as Instruments shows it: without the prefix of its
+// kdebug class (MSC_ Mach traps, BSC_ BSD calls) that a bundle's strings
+// and an export's cell text keep ("MSC_mach_msg2_trap": "mach_msg2_trap").
+std::string_view LeafName(std::string_view text) {
+  for (std::string_view prefix : {"MSC_", "BSC_"}) {
+    if (text.size() > prefix.size() && text.substr(0, prefix.size()) == prefix) {
+      return text.substr(prefix.size());
+    }
+  }
+  return text;
+}
+
+}  // namespace
 
 SampleConsumer::SampleConsumer(const TableEntry& entry, uint32_t run, RoleSet columns,
                                RowContext& context, ProfileBuilder& builder)
@@ -13,6 +31,7 @@ SampleConsumer::SampleConsumer(const TableEntry& entry, uint32_t run, RoleSet co
       run_(run),
       context_(context),
       builder_(builder),
+      weighted_events_(entry.consumer == Consumer::kWeightedEvents),
       has_weight_(columns.has(Role::kWeight)),
       weight_is_duration_(false),
       has_kernel_stack_(columns.has(Role::kKernelBacktrace)),
@@ -20,14 +39,17 @@ SampleConsumer::SampleConsumer(const TableEntry& entry, uint32_t run, RoleSet co
   for (const ColumnSpec& spec : entry.columns) {
     if (spec.role == Role::kWeight) weight_is_duration_ = spec.type == ValueType::kDuration;
   }
+  views_.emplace_back(Role::kWeight, entry.weighs);
+  if (columns.has(Role::kSecondWeight)) {
+    views_.emplace_back(Role::kSecondWeight, entry.second_weighs);
+  }
 }
 
 Status SampleConsumer::Add(const TypedRow& row) {
   const Value& time = row[Role::kStart];
   if (!time.present) {
-    return Status(ErrorCode::kBadSample, entry_.consumer == Consumer::kWeightedEvents
-                                             ? "has no start time"
-                                             : "has no sample time");
+    return Status(ErrorCode::kBadSample,
+                  weighted_events_ ? "has no start time" : "has no sample time");
   }
   int64_t weight = 1;  // time-sample rows count one sample each
   if (has_weight_) {
@@ -50,16 +72,61 @@ Status SampleConsumer::Add(const TypedRow& row) {
   if (!CheckedAdd(static_cast<int64_t>(time.number), weight)) {
     return Status(ErrorCode::kBadSample, "has a sample time and weight whose sum overflows");
   }
+  ++rows_;
+  StackId stack = StackOf(row);
+  uint32_t thread = ThreadOf(row);
+  RETURN_IF_ERROR(AddTo(views_[0], thread, static_cast<int64_t>(time.number), weight, stack));
+  if (views_.size() > 1 && row.has(Role::kSecondWeight)) {
+    uint64_t second = row[Role::kSecondWeight].number;
+    if (second > static_cast<uint64_t>(INT64_MAX - static_cast<int64_t>(time.number))) {
+      return Status(
+          ErrorCode::kBadSample,
+          "has a sample time and " + std::string(entry_.second_weighs) + " whose sum overflows");
+    }
+    RETURN_IF_ERROR(AddTo(views_[1], thread, static_cast<int64_t>(time.number),
+                          static_cast<int64_t>(second), stack));
+  }
+  return OkStatus();
+}
+
+StackId SampleConsumer::StackOf(const TypedRow& row) {
   StackId stack = kEmptyStack;
   if (row.has(Role::kBacktrace)) stack = static_cast<StackId>(row[Role::kBacktrace].number);
   if (has_kernel_stack_ && row.has(Role::kKernelBacktrace)) {
     stack = builder_.AppendStack(stack, static_cast<StackId>(row[Role::kKernelBacktrace].number));
   }
+  if (row.has(Role::kLeafFrame)) {
+    std::string_view name = LeafName(row.text(Role::kLeafFrame));
+    auto known = leaf_frames_.find(name);
+    if (known == leaf_frames_.end()) {
+      FrameDesc desc;
+      desc.name = name;
+      known = leaf_frames_.emplace(std::string(name), builder_.InternFrame(desc)).first;
+    }
+    stack = builder_.InternStack(stack, known->second);
+  }
+  return stack;
+}
+
+Status SampleConsumer::AddTo(View& view, uint32_t thread, int64_t time, int64_t weight,
+                             StackId stack) {
+  if (weighted_events_ && weight == 0) return OkStatus();
+  if (view.threads.size() <= thread) view.threads.resize(thread + 1, kNoThread);
+  uint32_t& index = view.threads[thread];
+  if (index == kNoThread) {
+    index = view.samples.AddThread(threads_[thread]);
+    view.last.emplace_back(kNoSample, kEmptyStack);
+  }
+  std::pair<uint64_t, StackId>& last = view.last[index];
+  if (weighted_events_ && last.first != kNoSample && last.second == stack &&
+      view.samples.Merge(last.first, weight)) {
+    return OkStatus();
+  }
   // Held samples count against limits.maxSamples as they are read, not only
   // once the table ends: a table too long for the limit is never held whole.
-  if (samples_.size() >= room_) return builder_.CheckRoomFor(samples_.size() + 1);
-  samples_.AddChecked(ThreadOf(row), static_cast<int64_t>(time.number), weight, stack,
-                      std::nullopt);
+  if (samples() >= room_) return builder_.CheckRoomFor(samples() + 1);
+  last = {view.samples.size(), stack};
+  view.samples.AddChecked(index, time, weight, stack, std::nullopt);
   return OkStatus();
 }
 
@@ -68,23 +135,41 @@ uint32_t SampleConsumer::ThreadOf(const TypedRow& row) {
   int64_t pid = thread.present && thread.pid >= 0 ? thread.pid
                 : row.has(Role::kProcess)         ? row[Role::kProcess].pid
                                                   : -1;
+  auto add = [&](SampleThread described) {
+    threads_.push_back(std::move(described));
+    return static_cast<uint32_t>(threads_.size() - 1);
+  };
   if (!thread.present) {
     ++rows_without_thread_;
     auto known = unknown_threads_.find(pid);
     if (known != unknown_threads_.end()) return known->second;
-    SampleThread unknown{"Unknown Thread", 0, context_.ProcessName(pid), pid};
-    return unknown_threads_.emplace(pid, samples_.AddThread(std::move(unknown))).first->second;
+    uint32_t unknown = add(SampleThread{"Unknown Thread", 0, context_.ProcessName(pid), pid});
+    return unknown_threads_.emplace(pid, unknown).first->second;
   }
-  uint32_t index = threads_.Find(thread.key);
-  if (index != IntegerMap::kNoValue && samples_.thread(index).pid == pid) return index;
-  auto add = [&] {
-    return samples_.AddThread(
-        SampleThread{context_.ThreadName(thread), thread.number, context_.ProcessName(pid), pid});
+  uint32_t index = thread_index_.Find(thread.key);
+  if (index != IntegerMap::kNoValue && threads_[index].pid == pid) return index;
+  auto described = [&] {
+    return SampleThread{context_.ThreadName(thread), thread.number, context_.ProcessName(pid), pid};
   };
-  if (index == IntegerMap::kNoValue) return threads_.Insert(thread.key, add()).first;
+  if (index == IntegerMap::kNoValue)
+    return thread_index_.Insert(thread.key, add(described())).first;
   auto other = threads_of_other_pids_.find({thread.key, pid});
   if (other != threads_of_other_pids_.end()) return other->second;
-  return threads_of_other_pids_.emplace(std::make_pair(thread.key, pid), add()).first->second;
+  uint32_t added = add(described());
+  return threads_of_other_pids_.emplace(std::make_pair(thread.key, pid), added).first->second;
+}
+
+uint64_t SampleConsumer::samples() const {
+  uint64_t held = 0;
+  for (const View& view : views_) held += view.samples.size();
+  return held;
+}
+
+Status SampleConsumer::Commit(ProfileBuilder& builder, const std::string& path) const {
+  for (const View& view : views_) {
+    RETURN_IF_ERROR(view.samples.Commit(builder, Timeline(view), path));
+  }
+  return OkStatus();
 }
 
 void WarnOfRowsWithout(ProfileBuilder& builder, uint64_t without_weight, uint64_t without_thread) {
@@ -99,15 +184,16 @@ void WarnOfRowsWithout(ProfileBuilder& builder, uint64_t without_weight, uint64_
   }
 }
 
-SampleTimeline SampleConsumer::Timeline() const {
+SampleTimeline SampleConsumer::Timeline(const View& view) const {
   SampleTimeline timeline;
   timeline.run = run_;
   timeline.table = std::string(entry_.schema);
   bool time = has_weight_ && weight_is_time_.value_or(weight_is_duration_);
   timeline.unit = time ? ValueUnit::kNanoseconds : ValueUnit::kNone;
-  if (entry_.consumer == Consumer::kWeightedEvents) {
+  if (weighted_events_) {
     timeline.content.kind = ProfileKind::kWeighted;
-    timeline.content.weighs = std::string(entry_.weighs);
+    timeline.content.weighs = std::string(view.weighs);
+    timeline.axis = ProfileBuilder::TimeAxis::kOrderOnly;
   }
   return timeline;
 }

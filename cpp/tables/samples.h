@@ -4,14 +4,24 @@
 // row without one goes to "Unknown Thread" and is counted), weighing its
 // weight (in a table without a weight column, 1; a row without one is left
 // out and counted), its stack the row's backtrace with its kernel backtrace
-// drawn above. Samples are held in a SampleTable until the table ends, so a
-// table damaged halfway costs only itself.
+// drawn above, then its leaf frame (a system call's name). Samples are held
+// in a SampleTable until the table ends, so a table damaged halfway costs
+// only itself.
+//
+// Weighted events make a view per weight column (a system call's duration,
+// and its wait time): each is laid out in order without idle gaps, a
+// thread's consecutive events of one stack one sample, so that hundreds of
+// thousands of short calls cost their changes of stack, not their rows; an
+// event weighing nothing is in no view.
 #ifndef INSTRUMENTSCOPE_TABLES_SAMPLES_H_
 #define INSTRUMENTSCOPE_TABLES_SAMPLES_H_
 
 #include <cstdint>
 #include <map>
+#include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "base/integer_map.h"
 #include "base/status.h"
@@ -35,33 +45,56 @@ class SampleConsumer {
   // Commit can still refuse (a limit of distinct stacks) is the table's.
   Status Add(const TypedRow& row);
 
+  uint64_t rows() const { return rows_; }  // the rows made samples, merged or not
   uint64_t rows_without_weight() const { return rows_without_weight_; }
   uint64_t rows_without_thread() const { return rows_without_thread_; }
-  const SampleTable& samples() const { return samples_; }
-  // How the samples' timeline shows them: its unit is the first weighed
-  // row's (a time, or a count).
-  SampleTimeline Timeline() const;
+  uint64_t samples() const;  // held, in every view
+
+  // Adds each view's timeline, threads and samples to the builder: an error
+  // (a limit reached) names `path` where it is not empty.
+  Status Commit(ProfileBuilder& builder, const std::string& path) const;
 
  private:
+  // The samples of one weight column.
+  struct View {
+    View(Role weight_role, std::string_view weighs_what)
+        : weight(weight_role), weighs(weighs_what) {}
+    Role weight;
+    std::string_view weighs;  // what its profiles are named with, for weighted events
+    SampleTable samples;
+    std::vector<uint32_t> threads;  // by the consumer's thread: its index in samples
+    // By thread of samples: its last sample's index and stack, which the
+    // thread's next event of that stack is merged into (weighted events).
+    std::vector<std::pair<uint64_t, StackId>> last;
+  };
+
   uint32_t ThreadOf(const TypedRow& row);
+  StackId StackOf(const TypedRow& row);
+  // Adds a sample of `weight` to `view`, or to the thread's last one.
+  Status AddTo(View& view, uint32_t thread, int64_t time, int64_t weight, StackId stack);
+  SampleTimeline Timeline(const View& view) const;
 
   const TableEntry& entry_;
   uint32_t run_;
   RowContext& context_;
   ProfileBuilder& builder_;
+  bool weighted_events_;
   bool has_weight_;
   bool weight_is_duration_;
   bool has_kernel_stack_;
   uint64_t room_;  // the samples limits.maxSamples lets in: no other table adds any meanwhile
   std::optional<bool> weight_is_time_;  // from the first row with a weight
 
-  SampleTable samples_;
-  // A thread's index in samples_ by its key, for the pid it was first seen
+  std::vector<View> views_;
+  std::vector<SampleThread> threads_;
+  // A thread's index in threads_ by its key, for the pid it was first seen
   // with; a key seen with other pids (a thread reference whose record names no
   // process, in rows of several) also by (key, pid).
-  IntegerMap threads_;
+  IntegerMap thread_index_;
   std::map<std::pair<uint64_t, int64_t>, uint32_t> threads_of_other_pids_;
-  std::map<int64_t, uint32_t> unknown_threads_;  // by pid
+  std::map<int64_t, uint32_t> unknown_threads_;              // by pid
+  std::map<std::string, FrameId, std::less<>> leaf_frames_;  // by name
+  uint64_t rows_ = 0;
   uint64_t rows_without_weight_ = 0;
   uint64_t rows_without_thread_ = 0;
 };

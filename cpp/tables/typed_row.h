@@ -36,6 +36,8 @@ enum class Role : uint8_t {
   kWeight,           // what a sample weighs: a time, cycles, or another event's duration
   kBacktrace,        // a sample's (user) stack
   kKernelBacktrace,  // a sample's kernel stack, drawn above its user stack
+  kSecondWeight,     // another view of the same rows, weighing this: a system call's wait time
+  kLeafFrame,        // a frame drawn above the stacks: the system call's name
   kMainThread,       // 1 on the row of a process's main thread
 };
 inline constexpr size_t kRoles = static_cast<size_t>(Role::kMainThread) + 1;
@@ -88,8 +90,9 @@ class RoleSet {
   bool has(Role role) const { return (bits_ & Bit(role)) != 0; }
 
  private:
-  static uint32_t Bit(Role role) { return uint32_t{1} << static_cast<uint32_t>(role); }
-  uint32_t bits_ = 0;
+  static uint64_t Bit(Role role) { return uint64_t{1} << static_cast<uint32_t>(role); }
+  uint64_t bits_ = 0;
+  static_assert(kRoles <= 64);
 };
 
 }  // namespace instrumentscope::tables

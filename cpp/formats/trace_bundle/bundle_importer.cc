@@ -239,7 +239,11 @@ Status BundleImport::ReadTables() {
   for (size_t i = 0; i < tables_.size(); ++i) {
     const Table& table = tables_[i];
     const tables::TableEntry* entry = EntryOf(table);
-    if (entry && entry->consumer == tables::Consumer::kCpuSamples) {
+    bool samples =
+        entry &&
+        (entry->consumer == tables::Consumer::kCpuSamples ||
+         (entry->consumer == tables::Consumer::kWeightedEvents && bundle_.options.intervals));
+    if (samples) {
       RETURN_IF_ERROR(ReadSampleTable(bundle_, table, *entry));  // lists the table itself
       RETURN_IF_ERROR(Ended());
       continue;

@@ -14,6 +14,8 @@ using tables::TypedRow;
 using tables::Value;
 using tables::ValueType;
 
+constexpr uint64_t kNoThreadReference = 0;
+
 // A column's engineering type in the table's schema.xml, "" when it has none.
 std::string_view EngineeringType(const Table& table, std::string_view mnemonic) {
   for (const StoreColumn& column : table.schema.columns) {
@@ -132,7 +134,10 @@ Status RowDecoder::Decode(const Row& row, TypedRow* typed) {
         // looked up where they are needed.
         value.key = value.number = 0;
         value.pid = -1;
-        if (raw == kNoReference) break;
+        // Reference 0 is the run's first array, kernel_task's process record
+        // in every bundle seen: a System Trace's rows of threads that had
+        // exited name it (26.x: syscall, virtual-memory), and so name no thread.
+        if (raw == kNoReference || raw == kNoThreadReference) break;
         value.present = true;
         value.key = raw;
         if (!thread_processes_) break;

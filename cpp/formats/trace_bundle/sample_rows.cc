@@ -40,8 +40,8 @@ Status ConsumeRows(BundleContext& bundle, const Table& table, const tables::Tabl
       return rows->AtRow(added, i);
     }
   }
-  *events = (*consumer)->samples().size();
-  return (*consumer)->samples().Commit(bundle.builder, (*consumer)->Timeline(), rows->path());
+  *events = (*consumer)->rows();
+  return (*consumer)->Commit(bundle.builder, rows->path());
 }
 
 // What a run loses with its samples: with its uniquer, what places them
@@ -64,9 +64,13 @@ Status ReadSampleTable(BundleContext& bundle, const Table& table, const tables::
                                     "run " + std::to_string(table.run()), status,
                                     Lost(status, table.store.run, events), PartRole::kSamples);
   }
-  bundle.builder.AddTable(
-      TableSummary{table.run(), std::string(entry.schema), consumer->samples().size(), true});
-  bundle.runs_with_samples.insert(table.run());
+  bool cpu_samples = entry.consumer == tables::Consumer::kCpuSamples;
+  TableSummary summary{table.run(), std::string(entry.schema), consumer->rows(), cpu_samples};
+  // Events weighted by their durations are read with the intervals, as
+  // `ImportOptions::intervals` says: the recording's other tables.
+  summary.has_intervals = !cpu_samples;
+  bundle.builder.AddTable(std::move(summary));
+  (cpu_samples ? bundle.runs_with_samples : bundle.runs_with_intervals).insert(table.run());
   bundle.sample_rows_without_weight += consumer->rows_without_weight();
   bundle.sample_rows_without_thread += consumer->rows_without_thread();
   return OkStatus();

@@ -292,7 +292,7 @@ void TableRows::CommitSamples() {
   rows_without_weight_ += consumer->rows_without_weight();
   rows_without_thread_ += consumer->rows_without_thread();
   // A limit reached is located where the table ends.
-  Status committed = consumer->samples().Commit(builder_, consumer->Timeline(), std::string());
+  Status committed = consumer->Commit(builder_, std::string());
   if (!committed.ok()) error_.Set(std::move(committed));
 }
 

@@ -2,7 +2,11 @@
 // them: a row without a weight is left out, one without a thread goes to
 // "Unknown Thread", and both are counted for the warnings that say so.
 #include <catch2/catch.hpp>
+#include <map>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "model/profile_builder.h"
 #include "tables/catalogue.h"
@@ -57,8 +61,8 @@ TEST_CASE("A sample table's rows without a weight are left out, without a thread
   CHECK(consumer.Add(Sample(3000, true, true)).ok());
   CHECK(consumer.rows_without_weight() == 1);
   CHECK(consumer.rows_without_thread() == 1);
-  CHECK(consumer.samples().size() == 3);
-  REQUIRE(consumer.samples().Commit(builder, consumer.Timeline(), "").ok());
+  CHECK(consumer.samples() == 3);
+  REQUIRE(consumer.Commit(builder, "").ok());
   tables::WarnOfRowsWithout(builder, consumer.rows_without_weight(),
                             consumer.rows_without_thread());
 
@@ -85,6 +89,80 @@ TEST_CASE("Rows without a weight or a thread are counted with thousands, for eit
   CHECK(testing::WarningMessages(*group, "ROWS_WITHOUT_WEIGHT") ==
         std::vector<std::string>{"1,234 rows had no weight and were left out"});
   CHECK(testing::WarningMessages(*group, "ROWS_WITHOUT_THREAD").empty());
+}
+
+// A system call on thread `tid` (of pid 7): its start, duration, wait, call and stack.
+tables::TypedRow Call(uint64_t tid, int64_t start, uint64_t duration, uint64_t wait,
+                      std::string_view call, StackId stack) {
+  tables::TypedRow row;
+  row[Role::kStart] = tables::Value{true, false, static_cast<uint64_t>(start)};
+  tables::Value& thread = row[Role::kThread];
+  thread.present = true;
+  thread.number = thread.key = tid;
+  thread.pid = 7;
+  for (auto [role, value] : {std::pair{Role::kWeight, duration}, {Role::kSecondWeight, wait}}) {
+    row[role].present = true;
+    row[role].number = value;
+  }
+  row[Role::kLeafFrame].present = true;
+  row[Role::kLeafFrame].text = call;
+  row[Role::kBacktrace].present = true;
+  row[Role::kBacktrace].number = stack;
+  return row;
+}
+
+TEST_CASE(
+    "System calls: by duration and by wait, the call's name the leaf, runs of one stack merged") {
+  const tables::TableEntry* entry = tables::FindTable("syscall");
+  REQUIRE(entry);
+  tables::RoleSet columns;
+  for (const tables::ColumnSpec& spec : entry->columns) columns.Add(spec.role);
+  ProfileBuilder builder;
+  FrameDesc run_loop;
+  run_loop.name = "CFRunLoopRun";
+  StackId stack = builder.InternStack(kEmptyStack, builder.InternFrame(run_loop));
+  Names names;
+  tables::SampleConsumer consumer(*entry, 1, columns, names, builder);
+  // Thread 5 waits in mach_msg2_trap three times, thread 6's call between
+  // them; then thread 5 reads, once without waiting, and a call of no time.
+  CHECK(consumer.Add(Call(5, 0, 100, 90, "MSC_mach_msg2_trap", stack)).ok());
+  CHECK(consumer.Add(Call(6, 50, 10, 0, "BSC_read", stack)).ok());
+  CHECK(consumer.Add(Call(5, 200, 300, 250, "MSC_mach_msg2_trap", stack)).ok());
+  CHECK(consumer.Add(Call(5, 600, 50, 40, "MSC_mach_msg2_trap", stack)).ok());
+  CHECK(consumer.Add(Call(5, 700, 20, 0, "BSC_read", stack)).ok());
+  CHECK(consumer.Add(Call(5, 800, 0, 0, "BSC_getpid", stack)).ok());
+  CHECK(consumer.Add(Call(5, 900, 30, 25, "MSC_mach_msg2_trap", stack)).ok());
+  CHECK(consumer.rows() == 7);
+  // By duration: thread 5's 3 runs of calls, thread 6's 1; by wait: thread 5's 1.
+  CHECK(consumer.samples() == 5);
+  REQUIRE(consumer.Commit(builder, "").ok());
+
+  auto group = std::move(builder).Build("", "");
+  REQUIRE(group.ok());
+  std::map<std::string, std::vector<std::pair<std::string, int64_t>>> profiles;
+  for (const Profile& profile : group->profiles) {
+    CHECK(profile.kind == ProfileKind::kWeighted);
+    CHECK(profile.unit == ValueUnit::kNanoseconds);
+    auto& samples = profiles[profile.name];
+    for (size_t i = 0; i < profile.samples.size(); ++i) {
+      std::string folded;
+      for (StackId at = profile.samples[i]; at != kEmptyStack; at = group->stacks.parent[at]) {
+        folded = group->frames[group->stacks.frame[at]].name + (folded.empty() ? "" : ";") + folded;
+      }
+      samples.emplace_back(folded, profile.weights[i]);
+    }
+  }
+  using Samples = std::vector<std::pair<std::string, int64_t>>;
+  CHECK(profiles["worker 0x5 \xE2\x80\x94 app (pid 7) \xE2\x80\x94 time in system calls"] ==
+        Samples{{"CFRunLoopRun;mach_msg2_trap", 450},
+                {"CFRunLoopRun;read", 20},
+                {"CFRunLoopRun;mach_msg2_trap", 30}});
+  CHECK(profiles["worker 0x6 \xE2\x80\x94 app (pid 7) \xE2\x80\x94 time in system calls"] ==
+        Samples{{"CFRunLoopRun;read", 10}});
+  // A run of one stack is merged across the calls that waited nothing.
+  CHECK(profiles["worker 0x5 \xE2\x80\x94 app (pid 7) \xE2\x80\x94 wait in system calls"] ==
+        Samples{{"CFRunLoopRun;mach_msg2_trap", 405}});
+  CHECK(profiles.size() == 3);
 }
 
 }  // namespace

@@ -288,11 +288,13 @@ TEST_CASE("A System Trace without form.template: one warning per kind, saying on
                         "recording; drawn to the end of run 1: 3 of Run loop iterations "
                         "\xE2\x80\x94 Main Thread 0x20dfe6 \xE2\x80\x94 Safari (pid 93499), ") &&
           Catch::EndsWith(" and 20 other sources"));
-  // Its process-info table names every process, and nothing samples frames:
-  // only the instruments are not known.
+  // Its process-info table names every process; its system calls' and page
+  // faults' frames are addresses without the image lists.
   CHECK(testing::WarningMessages(*group, "NO_FORM_TEMPLATE") ==
         std::vector<std::string>{
-            "the bundle has no form.template: the instruments that recorded it are not known"});
+            "the bundle has no form.template: frames show addresses, not symbols (the bundle's "
+            "symbols/ are placed by its image lists); the instruments that recorded it are not "
+            "known"});
   for (const IntervalSource& source : group->interval_sources) {
     INFO(source.name);
     CHECK((source.pid < 0 || source.process_name != ""));
