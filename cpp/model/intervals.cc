@@ -46,6 +46,7 @@ std::vector<std::vector<size_t>> LayOutLanes(const std::vector<size_t>& by_start
 
 // The names of a source's intervals, most frequent first, then longest.
 std::vector<IntervalSource::Name> ProfileBuilder::BusiestNames(const std::vector<size_t>& intervals,
+                                                               size_t listed,
                                                                uint64_t* distinct) const {
   std::map<uint32_t, IntervalSource::Name> by_name;
   for (size_t i : intervals) {
@@ -63,7 +64,7 @@ std::vector<IntervalSource::Name> ProfileBuilder::BusiestNames(const std::vector
                                       : a.total_duration > b.total_duration;
   });
   *distinct = names.size();
-  if (names.size() > kListedIntervalNames) names.resize(kListedIntervalNames);
+  if (names.size() > listed) names.resize(listed);
   return names;
 }
 
@@ -77,6 +78,7 @@ ProfileBuilder::IntervalSourceId ProfileBuilder::AddIntervalSource(IntervalSourc
   source.summary.pid = desc.pid;
   source.during = desc.during;
   source.during_name = std::move(desc.during_name);
+  source.every_name = desc.every_name;
   interval_sources_.push_back(std::move(source));
   return static_cast<IntervalSourceId>(interval_sources_.size() - 1);
 }
@@ -251,7 +253,8 @@ Status ProfileBuilder::AddIntervalProfiles(const std::map<uint32_t, int64_t>& ru
       source.total_duration += profile.sample_weight;
       group->profiles.push_back(std::move(profile));
     }
-    source.names = BusiestNames(order, &source.distinct_names);
+    size_t listed = interval_sources_[s].every_name ? SIZE_MAX : kListedIntervalNames;
+    source.names = BusiestNames(order, listed, &source.distinct_names);
     group->interval_sources.push_back(std::move(source));
   }
   return OkStatus();

@@ -141,7 +141,9 @@ struct IntervalSource {
     uint64_t intervals = 0;
     int64_t total_duration = 0;
   };
-  std::vector<Name> names;  // the most frequent first, at most kListedIntervalNames
+  // The most frequent first, at most kListedIntervalNames but for sources
+  // whose every name counts (a thread's states).
+  std::vector<Name> names;
   uint64_t distinct_names = 0;
 };
 inline constexpr size_t kListedIntervalNames = 5;

@@ -124,6 +124,8 @@ class ProfileBuilder {
     int64_t pid = -1;
     DuringViews during = DuringViews::kNone;
     std::string during_name;  // kAll's: "hangs"
+    // The summary lists every name (a thread's states), not only the busiest.
+    bool every_name = false;
   };
   IntervalSourceId AddIntervalSource(IntervalSourceDesc desc);
   // An end no row gave: the interval runs to the end of its run.
@@ -254,7 +256,7 @@ class ProfileBuilder {
                                    const std::string& drawn) const;
   Status AddIntervalProfiles(const std::map<uint32_t, int64_t>& run_end, ProfileGroup* group);
   std::vector<IntervalSource::Name> BusiestNames(const std::vector<size_t>& intervals,
-                                                 uint64_t* distinct) const;
+                                                 size_t listed, uint64_t* distinct) const;
 
   std::vector<Frame> frames_;
   std::vector<bool> frame_has_source_;
@@ -272,6 +274,7 @@ class ProfileBuilder {
     IntervalSource summary;  // counts filled in by Build()
     DuringViews during;
     std::string during_name;
+    bool every_name = false;
     uint64_t unbegun = 0;  // intervals added with kOpenStart
   };
   std::vector<SourceState> interval_sources_;

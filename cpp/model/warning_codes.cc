@@ -49,7 +49,8 @@ const std::vector<WarningKind> kKinds = {
      "rows of a sample table without a weight are left out",
      "copy the whole bundle again, or export the table again with xctrace"},
     {WarningCode::kRowsWithoutThread, "ROWS_WITHOUT_THREAD",
-     "rows of a sample table without a thread are shown under \"Unknown Thread\"",
+     "rows of a table without a thread: samples are shown under \"Unknown Thread\", thread "
+     "states are in no lane",
      "copy the whole bundle again, or export the table again with xctrace"},
     {WarningCode::kDeepCopyHiddenWeight, "DEEP_COPY_HIDDEN_WEIGHT",
      "a Deep Copy row weighs more than its callees: the excess is counted as its own; the message "

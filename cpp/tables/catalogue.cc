@@ -259,6 +259,38 @@ std::vector<TableEntry> MakeCatalogue() {
                                "",
                                std::nullopt,
                                "its run loop iterations"});
+  entries.push_back(TableEntry{"thread-state",
+                               "bundle 26.x (System Trace, 11,254 rows)",
+                               Consumer::kThreadStates,
+                               {kStart,
+                                kDuration,
+                                {"thread", Role::kThread, ValueType::kThread},
+                                kProcess,
+                                {"state", Role::kLabel, ValueType::kText},
+                                {"note", Role::kNote, ValueType::kText}},
+                               "Thread states",
+                               "Unknown",
+                               SourceSplit::kThread,
+                               DuringViews::kNone,
+                               "",
+                               std::nullopt,
+                               "its thread states"});
+  entries.push_back(TableEntry{"cpu-state",
+                               "bundle 26.x (System Trace, 5,735 rows)",
+                               Consumer::kCoreStates,
+                               {kStart,
+                                kDuration,
+                                {"cpu", Role::kCore, ValueType::kNumber},
+                                {"state", Role::kLabel, ValueType::kText},
+                                kProcess,
+                                kThread},
+                               "Cores",
+                               "a core",
+                               SourceSplit::kRun,
+                               DuringViews::kNone,
+                               "",
+                               std::nullopt,
+                               "what its cores ran"});
   AddSampleTables(&entries);
   AddNameTables(&entries);
   return entries;

@@ -36,6 +36,8 @@ enum class Consumer : uint8_t {
   kSignpostIntervals,  // ready-made signpost intervals
   kRegions,            // Points of Interest: ready-made, their messages naming them
   kRunLoopEvents,      // kdebug-style starts and ends, paired per thread
+  kThreadStates,       // a thread's scheduling states, a lane per thread (scheduling.cc)
+  kCoreStates,         // what each CPU core ran, a lane per core (scheduling.cc)
   kCpuSamples,         // a sample per row, on its thread, with its backtrace (samples.h)
   kWeightedEvents,     // a sample per row, weighing its duration (samples.h)
   kThreadNames,        // the names of threads (names.h)

@@ -82,6 +82,10 @@ std::unique_ptr<IntervalConsumer> MakeSignpostEvents(const TableEntry& entry, ui
                                                      RoleSet columns, RowContext& context);
 std::unique_ptr<IntervalConsumer> MakeSignpostIntervals(const TableEntry& entry, uint32_t run,
                                                         RoleSet columns, RowContext& context);
+std::unique_ptr<IntervalConsumer> MakeThreadStates(const TableEntry& entry, uint32_t run,
+                                                   RoleSet columns, RowContext& context);
+std::unique_ptr<IntervalConsumer> MakeCoreStates(const TableEntry& entry, uint32_t run,
+                                                 RoleSet columns, RowContext& context);
 std::unique_ptr<IntervalConsumer> MakeRunLoopEvents(const TableEntry& entry, uint32_t run,
                                                     RoleSet columns, RowContext& context);
 

@@ -82,6 +82,8 @@ std::unique_ptr<IntervalConsumer> MakeConsumer(const TableEntry& entry, uint32_t
     case Consumer::kSignpostIntervals:
     case Consumer::kRegions: return MakeSignpostIntervals(entry, run, columns, context);
     case Consumer::kRunLoopEvents: return MakeRunLoopEvents(entry, run, columns, context);
+    case Consumer::kThreadStates: return MakeThreadStates(entry, run, columns, context);
+    case Consumer::kCoreStates: return MakeCoreStates(entry, run, columns, context);
     // No intervals: samples.h and names.h consume these.
     case Consumer::kCpuSamples:
     case Consumer::kWeightedEvents:

@@ -31,12 +31,14 @@ Status IntervalTable::Commit(ProfileBuilder& builder) && {
       desc.during = entry_->during;
       desc.during_name = std::string(entry_->during_name);
     }
+    desc.every_name = entry_->consumer == Consumer::kThreadStates;
     ids.push_back(builder.AddIntervalSource(std::move(desc)));
   }
   for (const PendingInterval& interval : intervals_) {
     RETURN_IF_ERROR(builder.AddInterval(ids[interval.source], interval.start, interval.end,
                                         interval.name, interval.label));
   }
+  for (auto& [code, message] : warnings_) builder.AddWarning(code, std::move(message));
   return OkStatus();
 }
 

@@ -33,6 +33,10 @@ class IntervalTable {
   // The source of `name` and process `pid` (-1: none), made the first time.
   size_t Source(const std::string& name, int64_t pid, const std::string& process_name);
   void Add(size_t source, int64_t start, int64_t end, std::string name, std::string label);
+  // A warning the builder gets with the intervals: what of the table they lack.
+  void Warn(WarningCode code, std::string message) {
+    warnings_.emplace_back(code, std::move(message));
+  }
 
   // Hands the sources and intervals to the builder.
   Status Commit(ProfileBuilder& builder) &&;
@@ -57,6 +61,7 @@ class IntervalTable {
   std::vector<PendingSource> sources_;
   std::map<std::pair<std::string, int64_t>, size_t> source_index_;
   std::vector<PendingInterval> intervals_;
+  std::vector<std::pair<WarningCode, std::string>> warnings_;
 };
 
 }  // namespace instrumentscope::tables

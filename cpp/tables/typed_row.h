@@ -38,6 +38,8 @@ enum class Role : uint8_t {
   kKernelBacktrace,  // a sample's kernel stack, drawn above its user stack
   kSecondWeight,     // another view of the same rows, weighing this: a system call's wait time
   kLeafFrame,        // a frame drawn above the stacks: the system call's name
+  kNote,             // what a row's narrative says of it, shown after its label
+  kCore,             // a CPU core's number
   kMainThread,       // 1 on the row of a process's main thread
 };
 inline constexpr size_t kRoles = static_cast<size_t>(Role::kMainThread) + 1;

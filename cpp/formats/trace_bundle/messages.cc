@@ -42,7 +42,12 @@ bool IsStringType(std::string_view type) {
                                                     "XRRegionOfInterestClassTypeID",
                                                     "XRRegionOfInterestKindTypeID",
                                                     "XRRegionOfInterestScopeTypeID",
-                                                    "XREventConceptTypeID"};
+                                                    "XREventConceptTypeID",
+                                                    "XRThreadStateTypeID",
+                                                    "XRCPUStateTypeID",
+                                                    "XRSystemCallNameTypeID",
+                                                    "XRVMOperationNameTypeID",
+                                                    "XRSchedulingEventTypeID"};
   return kTypes.count(type) > 0;
 }
 
@@ -125,8 +130,15 @@ Status MessageReader::Append(uint64_t ref, int depth, std::string* text) const {
       *text += Printed("%" PRIx64, value);
     } else if (type == "XRVirtualMemoryAddressTypeID" || type == "XRTextSegmentAddressTypeID") {
       *text += Printed("0x%" PRIx64, value);
-    } else if (type == "XRDurationTypeID") {
+    } else if (type == "XRDurationTypeID" || type == "XRDurationWaitingTypeID" ||
+               type == "XRDurationOnCPUTypeID") {
       *text += NarrativeDuration(value);
+    } else if (type == "XRCPUCoreTypeID") {
+      *text += "CPU " + std::to_string(value);
+    } else if (type == "XRThreadTypeID" && thread_namer_) {
+      std::string name;
+      ASSIGN_OR_RETURN(name, thread_namer_(value));
+      *text += name;
     } else {
       *text += std::to_string(value);
     }

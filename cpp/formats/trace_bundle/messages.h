@@ -13,7 +13,9 @@
 #define INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_MESSAGES_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/byte_span.h"
@@ -39,12 +41,18 @@ class MessageReader {
   // The text of typed array `ref` ("" for kNoReference).
   Result<std::string> Text(uint64_t ref) const;
 
+  // Names the threads a narrative refers to ("made runnable by Main Thread
+  // 0x20dfe6"), by thread reference; without it, a thread shows its reference.
+  using ThreadNamer = std::function<Result<std::string>(uint64_t thread_ref)>;
+  void SetThreadNamer(ThreadNamer namer) { thread_namer_ = std::move(namer); }
+
  private:
   Status Append(uint64_t ref, int depth, std::string* text) const;
 
   const Uniquer& typed_arrays_;
   const std::vector<std::string>& types_;
   const std::vector<std::string>& strings_;
+  ThreadNamer thread_namer_;
 };
 
 // "23.51 ms", "2.00 s", "850 ns": a duration as narratives show one.

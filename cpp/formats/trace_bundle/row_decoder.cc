@@ -28,7 +28,8 @@ std::string_view EngineeringType(const Table& table, std::string_view mnemonic) 
 bool NeedsThreadProcesses(const tables::TableEntry& entry, tables::RoleSet roles) {
   switch (entry.consumer) {
     case tables::Consumer::kCpuSamples:
-    case tables::Consumer::kWeightedEvents: return true;
+    case tables::Consumer::kWeightedEvents:
+    case tables::Consumer::kCoreStates: return true;  // their threads are named in labels
     case tables::Consumer::kThreadNames:
     case tables::Consumer::kProcessNames: return false;
     default: return entry.split == tables::SourceSplit::kThread || !roles.has(Role::kProcess);
@@ -244,6 +245,24 @@ Result<std::optional<std::string>> RowDecoder::Message(uint64_t ref) {
       return std::optional<std::string>();
     }
     messages_.emplace(messages.take());
+    messages_->SetThreadNamer([this](uint64_t thread_ref) -> Result<std::string> {
+      // "forced off CPU 3 by a thread not known" (26.x thread-state notes).
+      if (thread_ref == kNoReference) return std::string("a thread not known");
+      if (thread_ref > UINT32_MAX) {
+        return Status(ErrorCode::kBundleCorrupt, "a message names thread reference " +
+                                                     std::to_string(thread_ref) + ", past 2^32");
+      }
+      uint64_t key = thread_ref << 32 | kNoReference;
+      uint32_t index = thread_index_.Find(key);
+      if (index == IntegerMap::kNoValue) {
+        ASSIGN_OR_RETURN(index, LookUpThread(thread_ref, kNoReference, key));
+      }
+      Value thread;
+      thread.key = thread_ref;
+      thread.number = threads_[index].tid;
+      thread.pid = threads_[index].pid;
+      return ThreadName(thread);
+    });
   }
   std::string text;
   ASSIGN_OR_RETURN(text, messages_->Text(ref));

@@ -212,7 +212,9 @@ Result<RunReferences::Thread> RunReferences::ThreadOf(uint64_t thread_ref, uint6
   }
   Thread thread;
   thread.tid = record[0];
-  ASSIGN_OR_RETURN(thread.pid, ProcessId(record.size() > 1 ? record[1] : process_ref));
+  uint64_t process = record.size() > 1 ? record[1] : process_ref;
+  if (process == kNoReference) return thread;  // a thread of no known process (pid -1)
+  ASSIGN_OR_RETURN(thread.pid, ProcessId(process));
   return thread;
 }
 

@@ -1,6 +1,7 @@
 // Golden tests: every case in tests/golden/manifest.json, imported natively,
 // must give exactly the stored outputs: the speedscope JSON and the folded
-// stacks, or for large profiles the summary with the JSON's size and CRC-32.
+// stacks, or for large profiles the summary with the JSON's size and CRC-32
+// (and the stacks of the profiles the case names).
 // With INSTRUMENTSCOPE_UPDATE_GOLDEN=1 (npm run golden) the files are rewritten.
 #include <zlib.h>
 
@@ -68,6 +69,18 @@ std::string SummaryGolden(const ProfileGroup& group, const std::string& json) {
   return DumpJson(golden, 2) + "\n";
 }
 
+std::string SomeStacks(const ProfileGroup& group, const std::vector<std::string>& names) {
+  ProfileGroup some = group;
+  some.profiles.clear();
+  for (const Profile& profile : group.profiles) {
+    bool named = std::any_of(names.begin(), names.end(), [&](const std::string& name) {
+      return profile.name.find(name) != std::string::npos;
+    });
+    if (named) some.profiles.push_back(profile);
+  }
+  return speedscope::FoldedStacks(some);
+}
+
 TEST_CASE("Golden outputs") {
   nlohmann::json manifest =
       nlohmann::json::parse(ReadText(SourcePath("tests/golden/manifest.json")));
@@ -92,6 +105,10 @@ TEST_CASE("Golden outputs") {
       std::map<std::string, std::string> files;
       if (entry.value("golden", "full") == "summary") {
         files[base + ".summary.json"] = SummaryGolden(*group, json.str());
+        // And the readable stacks of a few of its profiles, those whose names hold one of these.
+        if (entry.contains("stacks")) {
+          files[base + ".stacks.txt"] = SomeStacks(*group, entry["stacks"]);
+        }
       } else {
         // Stacks first: their diff is the readable one.
         files[base + ".stacks.txt"] = speedscope::FoldedStacks(*group);
