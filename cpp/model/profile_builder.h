@@ -239,10 +239,13 @@ class ProfileBuilder {
     std::vector<std::pair<int64_t, int64_t>> ranges;
   };
   bool HasViews(const Thread& thread) const;
+  // Whether the thread's samples join its process's views: CPU samples, or
+  // weighted events (a process's threads' system calls together).
+  bool HasProcessViews(const Thread& thread) const;
   Profile ViewProfile(const Thread& like, ProfileKind kind, std::string thread_part,
                       std::string view_part, bool several_runs) const;
   Status AddMergedView(const std::vector<ThreadId>& members, ProfileKind kind,
-                       std::string thread_part, bool several_runs,
+                       std::string thread_part, const std::string& weighs, bool several_runs,
                        std::vector<Profile>* views) const;
   Result<std::vector<Profile>> MakeProcessViews() const;
   std::vector<DuringGroup> DuringGroups(IntervalSourceId source) const;

@@ -89,6 +89,12 @@ bool ProfileBuilder::HasViews(const Thread& thread) const {
          timeline.unit == ValueUnit::kNanoseconds && !thread.samples.empty();
 }
 
+bool ProfileBuilder::HasProcessViews(const Thread& thread) const {
+  const Timeline& timeline = timelines_[thread.timeline];
+  return HasViews(thread) ||
+         (timeline.content.kind == ProfileKind::kWeighted && !thread.samples.empty());
+}
+
 Profile ProfileBuilder::ViewProfile(const Thread& like, ProfileKind kind, std::string thread_part,
                                     std::string view_part, bool several_runs) const {
   const Timeline& timeline = timelines_[like.timeline];
@@ -110,10 +116,15 @@ Profile ProfileBuilder::ViewProfile(const Thread& like, ProfileKind kind, std::s
 }
 
 Status ProfileBuilder::AddMergedView(const std::vector<ThreadId>& members, ProfileKind kind,
-                                     std::string thread_part, bool several_runs,
-                                     std::vector<Profile>* views) const {
+                                     std::string thread_part, const std::string& weighs,
+                                     bool several_runs, std::vector<Profile>* views) const {
   Profile profile =
       ViewProfile(threads_[members.front()], kind, std::move(thread_part), "", several_runs);
+  // Named as its threads' profiles are: what the events weigh last.
+  if (!weighs.empty()) {
+    profile.name = JoinName({profile.name, weighs});
+    profile.listed_name.push_back(weighs);
+  }
   profile.threads = static_cast<uint32_t>(members.size());
   // The threads' samples are each in time order: merged by always taking the
   // earliest next one, ties in the threads' order, from a heap of cursors
@@ -142,14 +153,15 @@ Status ProfileBuilder::AddMergedView(const std::vector<ThreadId>& members, Profi
   return OkStatus();
 }
 
-// Per process of each CPU timeline, in the order they appeared: all its
-// threads, when it has several, then each pool of threads sharing a name.
+// Per process of each CPU timeline (and of weighted events: "All threads —
+// time in system calls"), in the order they appeared: all its threads, when
+// it has several, then each pool of threads sharing a name.
 Result<std::vector<Profile>> ProfileBuilder::MakeProcessViews() const {
   std::map<std::pair<TimelineId, int64_t>, std::vector<ThreadId>> processes;
   std::vector<std::pair<TimelineId, int64_t>> process_order;
   for (ThreadId id : ThreadsByTimeline()) {
     const Thread& thread = threads_[id];
-    if (!HasViews(thread)) continue;
+    if (!HasProcessViews(thread)) continue;
     auto [entry, inserted] = processes.try_emplace({thread.timeline, thread.pid});
     if (inserted) process_order.push_back(entry->first);
     entry->second.push_back(id);
@@ -159,8 +171,9 @@ Result<std::vector<Profile>> ProfileBuilder::MakeProcessViews() const {
   for (const auto& key : process_order) {
     const std::vector<ThreadId>& threads = processes[key];
     if (threads.size() < 2) continue;
-    RETURN_IF_ERROR(
-        AddMergedView(threads, ProfileKind::kAllThreads, "All threads", several_runs, &views));
+    const std::string& weighs = timelines_[key.first].content.weighs;
+    RETURN_IF_ERROR(AddMergedView(threads, ProfileKind::kAllThreads, "All threads", weighs,
+                                  several_runs, &views));
     std::map<std::string_view, std::vector<ThreadId>> pools;
     std::vector<std::string_view> pool_order;
     for (ThreadId id : threads) {
@@ -175,7 +188,8 @@ Result<std::vector<Profile>> ProfileBuilder::MakeProcessViews() const {
       // A pool of every thread is the process's view already.
       if (pool.size() < 2 || pool.size() == threads.size()) continue;
       std::string label = std::string(name) + " ×" + std::to_string(pool.size());
-      RETURN_IF_ERROR(AddMergedView(pool, ProfileKind::kThreadPool, label, several_runs, &views));
+      RETURN_IF_ERROR(
+          AddMergedView(pool, ProfileKind::kThreadPool, label, weighs, several_runs, &views));
     }
   }
   return views;

@@ -141,8 +141,15 @@ TEST_CASE(
   REQUIRE(group.ok());
   std::map<std::string, std::vector<std::pair<std::string, int64_t>>> profiles;
   for (const Profile& profile : group->profiles) {
-    CHECK(profile.kind == ProfileKind::kWeighted);
     CHECK(profile.unit == ValueUnit::kNanoseconds);
+    if (profile.kind == ProfileKind::kAllThreads) {
+      // The process's threads together, named as their profiles are.
+      CHECK(profile.name ==
+            "All threads \xE2\x80\x94 app (pid 7) \xE2\x80\x94 time in system calls");
+      CHECK(profile.sample_weight == 510);
+      continue;
+    }
+    CHECK(profile.kind == ProfileKind::kWeighted);
     auto& samples = profiles[profile.name];
     for (size_t i = 0; i < profile.samples.size(); ++i) {
       std::string folded;
