@@ -343,9 +343,11 @@ Profile ProfileBuilder::NamedProfile(const Thread& thread, bool several_runs,
   }
   std::vector<std::string> listed(parts.begin(), parts.begin() + !thread.thread_name.empty());
   if (several_runs) parts.push_back("run " + std::to_string(timeline.run));
+  // Of CPU samples: other events are told apart by what they weigh.
   auto timelines_in_run =
-      std::count_if(timelines_.begin(), timelines_.end(),
-                    [&timeline](const Timeline& other) { return other.run == timeline.run; });
+      std::count_if(timelines_.begin(), timelines_.end(), [&timeline](const Timeline& other) {
+        return other.run == timeline.run && other.content.weighs.empty();
+      });
   if (timelines_in_run > 1 && timeline.content.weighs.empty()) parts.push_back(timeline.table);
   if (!timeline.content.weighs.empty()) parts.push_back(timeline.content.weighs);
   for (size_t i = listed.size() + !process.empty() + several_runs; i < parts.size(); ++i) {

@@ -155,6 +155,10 @@ class ProfileBuilder {
   const StackTable& stacks() const { return stacks_; }
   size_t thread_count() const { return threads_.size(); }
   std::vector<RawSample> raw_samples(ThreadId thread) const;
+  // What the thread's samples are: CPU samples, or events weighing something else.
+  const TimelineContent& content(ThreadId thread) const {
+    return timelines_[threads_[thread].timeline].content;
+  }
   uint64_t total_samples() const { return total_samples_; }
   const std::vector<TableSummary>& tables() const { return tables_; }
   // Whether some frame is left unnamed (FrameDesc::address).

@@ -55,9 +55,13 @@ void AddSampleTables(std::vector<TableEntry>* entries) {
                            Consumer::kCpuSamples, SampleColumns(), "its samples"));
   entries->push_back(FromExportsOnly(Whole("cpu-profile", "exports (CPU Profiler; weight: cycles)",
                                            Consumer::kCpuSamples, SampleColumns(), "its samples")));
-  entries->push_back(FromExportsOnly(Whole(
-      "counters-profile", "exports (CPU Counters; weight: ns in <weight> cells, else a count)",
-      Consumer::kCpuSamples, SampleColumns(), "its samples")));
+  std::vector<ColumnSpec> counted = SampleColumns();
+  counted.push_back({"counters-array", Role::kCounters, ValueType::kCounters});
+  entries->push_back(
+      Whole("counters-profile",
+            "exports of 14.3.1 (weight: ns in <weight> cells, else a count); bundles "
+            "13+ (weight: a typed value, 1 ms)",
+            Consumer::kCpuSamples, std::move(counted), "its samples"));
   entries->push_back(FromExportsOnly(
       Whole("time-sample", "exports of Xcode 27.0; bundles 26.0 (beside time-profile, not read)",
             Consumer::kCpuSamples,
@@ -308,6 +312,13 @@ const TableEntry* FindTable(std::string_view schema) {
   auto found = std::find_if(entries.begin(), entries.end(),
                             [&](const TableEntry& entry) { return entry.schema == schema; });
   return found == entries.end() ? nullptr : &*found;
+}
+
+bool ReadsTexts(const TableEntry& entry) {
+  return std::any_of(entry.columns.begin(), entry.columns.end(), [](const ColumnSpec& column) {
+    return column.type == ValueType::kText || column.type == ValueType::kNumber ||
+           column.type == ValueType::kCounters;
+  });
 }
 
 std::vector<std::string_view> CpuSampleSchemas(bool from_bundles) {

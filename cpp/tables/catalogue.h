@@ -86,6 +86,10 @@ const std::vector<TableEntry>& Catalogue();
 // The entry of `schema`, or null: a table only listed.
 const TableEntry* FindTable(std::string_view schema);
 
+// Whether a table has columns read as text (names, labels, counts): an
+// export's reader keeps its cells' texts only for such tables.
+bool ReadsTexts(const TableEntry& entry);
+
 // The schemas of CPU samples an export or a bundle (`from_bundles`) is read for,
 // most useful first.
 std::vector<std::string_view> CpuSampleSchemas(bool from_bundles);

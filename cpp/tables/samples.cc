@@ -1,5 +1,6 @@
 #include "tables/samples.h"
 
+#include <charconv>
 #include <string>
 
 #include "base/checked_math.h"
@@ -39,10 +40,11 @@ SampleConsumer::SampleConsumer(const TableEntry& entry, uint32_t run, RoleSet co
   for (const ColumnSpec& spec : entry.columns) {
     if (spec.role == Role::kWeight) weight_is_duration_ = spec.type == ValueType::kDuration;
   }
-  views_.emplace_back(Role::kWeight, entry.weighs);
+  views_.emplace_back(Role::kWeight, std::string(entry.weighs), weighted_events_);
   if (columns.has(Role::kSecondWeight)) {
-    views_.emplace_back(Role::kSecondWeight, entry.second_weighs);
+    views_.emplace_back(Role::kSecondWeight, std::string(entry.second_weighs), true);
   }
+  first_counter_ = views_.size();
 }
 
 Status SampleConsumer::Add(const TypedRow& row) {
@@ -86,6 +88,35 @@ Status SampleConsumer::Add(const TypedRow& row) {
     RETURN_IF_ERROR(AddTo(views_[1], thread, static_cast<int64_t>(time.number),
                           static_cast<int64_t>(second), stack));
   }
+  if (row.has(Role::kCounters)) {
+    RETURN_IF_ERROR(
+        AddCounts(row.text(Role::kCounters), thread, static_cast<int64_t>(time.number), stack));
+  }
+  return OkStatus();
+}
+
+Status SampleConsumer::AddCounts(std::string_view counts, uint32_t thread, int64_t time,
+                                 StackId stack) {
+  size_t counter = 0;
+  for (std::string_view rest = counts; !rest.empty(); ++counter) {
+    size_t end = rest.find(' ');
+    std::string_view digits = rest.substr(0, end);
+    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+    uint64_t count = 0;
+    auto [end_of_count, error] =
+        std::from_chars(digits.data(), digits.data() + digits.size(), count);
+    bool whole = error == std::errc() && end_of_count == digits.data() + digits.size();
+    if (digits.empty() || !whole || count > static_cast<uint64_t>(INT64_MAX - time)) {
+      return Status(ErrorCode::kBadSample, "has a count of counter " + std::to_string(counter + 1) +
+                                               ", \"" + std::string(digits) +
+                                               "\", that is no number of events");
+    }
+    if (first_counter_ + counter == views_.size()) {
+      views_.emplace_back(Role::kCounters, "counter " + std::to_string(counter + 1), true);
+    }
+    RETURN_IF_ERROR(
+        AddTo(views_[first_counter_ + counter], thread, time, static_cast<int64_t>(count), stack));
+  }
   return OkStatus();
 }
 
@@ -110,7 +141,7 @@ StackId SampleConsumer::StackOf(const TypedRow& row) {
 
 Status SampleConsumer::AddTo(View& view, uint32_t thread, int64_t time, int64_t weight,
                              StackId stack) {
-  if (weighted_events_ && weight == 0) return OkStatus();
+  if (view.events && weight == 0) return OkStatus();
   if (view.threads.size() <= thread) view.threads.resize(thread + 1, kNoThread);
   uint32_t& index = view.threads[thread];
   if (index == kNoThread) {
@@ -118,7 +149,7 @@ Status SampleConsumer::AddTo(View& view, uint32_t thread, int64_t time, int64_t 
     view.last.emplace_back(kNoSample, kEmptyStack);
   }
   std::pair<uint64_t, StackId>& last = view.last[index];
-  if (weighted_events_ && last.first != kNoSample && last.second == stack &&
+  if (view.events && last.first != kNoSample && last.second == stack &&
       view.samples.Merge(last.first, weight)) {
     return OkStatus();
   }
@@ -189,10 +220,11 @@ SampleTimeline SampleConsumer::Timeline(const View& view) const {
   timeline.run = run_;
   timeline.table = std::string(entry_.schema);
   bool time = has_weight_ && weight_is_time_.value_or(weight_is_duration_);
-  timeline.unit = time ? ValueUnit::kNanoseconds : ValueUnit::kNone;
-  if (weighted_events_) {
+  bool counts = view.weight == Role::kCounters;
+  timeline.unit = time && !counts ? ValueUnit::kNanoseconds : ValueUnit::kNone;
+  if (view.events) {
     timeline.content.kind = ProfileKind::kWeighted;
-    timeline.content.weighs = std::string(view.weighs);
+    timeline.content.weighs = view.weighs;
     timeline.axis = ProfileBuilder::TimeAxis::kOrderOnly;
   }
   return timeline;

@@ -9,10 +9,11 @@
 // only itself.
 //
 // Weighted events make a view per weight column (a system call's duration,
-// and its wait time): each is laid out in order without idle gaps, a
-// thread's consecutive events of one stack one sample, so that hundreds of
-// thousands of short calls cost their changes of stack, not their rows; an
-// event weighing nothing is in no view.
+// and its wait time), and samples with performance counters a view per
+// counter (its counts the weights, "counter 1"): each is laid out in order
+// without idle gaps, a thread's consecutive events of one stack one sample,
+// so that hundreds of thousands of short calls cost their changes of stack,
+// not their rows; an event weighing nothing is in no view.
 #ifndef INSTRUMENTSCOPE_TABLES_SAMPLES_H_
 #define INSTRUMENTSCOPE_TABLES_SAMPLES_H_
 
@@ -57,10 +58,13 @@ class SampleConsumer {
  private:
   // The samples of one weight column.
   struct View {
-    View(Role weight_role, std::string_view weighs_what)
-        : weight(weight_role), weighs(weighs_what) {}
+    View(Role weight_role, std::string weighs_what, bool events_view)
+        : weight(weight_role), weighs(std::move(weighs_what)), events(events_view) {}
     Role weight;
-    std::string_view weighs;  // what its profiles are named with, for weighted events
+    std::string weighs;  // what its profiles are named with: "time in system calls", "counter 1"
+    // Events weighted by their durations, or counts of a counter: laid out
+    // in order, consecutive ones of a stack merged, those weighing nothing left out.
+    bool events;
     SampleTable samples;
     std::vector<uint32_t> threads;  // by the consumer's thread: its index in samples
     // By thread of samples: its last sample's index and stack, which the
@@ -72,6 +76,8 @@ class SampleConsumer {
   StackId StackOf(const TypedRow& row);
   // Adds a sample of `weight` to `view`, or to the thread's last one.
   Status AddTo(View& view, uint32_t thread, int64_t time, int64_t weight, StackId stack);
+  // Each of the row's counts to its counter's view.
+  Status AddCounts(std::string_view counts, uint32_t thread, int64_t time, StackId stack);
   SampleTimeline Timeline(const View& view) const;
 
   const TableEntry& entry_;
@@ -86,6 +92,7 @@ class SampleConsumer {
   std::optional<bool> weight_is_time_;  // from the first row with a weight
 
   std::vector<View> views_;
+  size_t first_counter_ = 0;  // views_ from here are the counters', in order
   std::vector<SampleThread> threads_;
   // A thread's index in threads_ by its key, for the pid it was first seen
   // with; a key seen with other pids (a thread reference whose record names no

@@ -40,6 +40,7 @@ enum class Role : uint8_t {
   kLeafFrame,        // a frame drawn above the stacks: the system call's name
   kNote,             // what a row's narrative says of it, shown after its label
   kCore,             // a CPU core's number
+  kCounters,         // a sample's performance counters, each its own view
   kMainThread,       // 1 on the row of a process's main thread
 };
 inline constexpr size_t kRoles = static_cast<size_t>(Role::kMainThread) + 1;
@@ -55,6 +56,8 @@ enum class ValueType : uint8_t {
   kPid,        // a process id itself, not a process record: in `pid`
   kWeight,     // a sample's weight: a time where `nanoseconds` says so, else a count
   kBacktrace,  // a stack, interned in the ProfileBuilder: its StackId in `number`
+  kCounters,   // counts, one per counter, in `text` as decimals with spaces between ("120029
+               // 214575")
 };
 
 // One cell, decoded.

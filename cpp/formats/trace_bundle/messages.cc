@@ -93,6 +93,21 @@ Result<std::string> MessageReader::Text(uint64_t ref) const {
   return text;
 }
 
+Result<MessageReader::TypedValue> MessageReader::Typed(uint64_t ref) const {
+  std::vector<uint64_t> pieces;
+  ASSIGN_OR_RETURN(pieces, typed_arrays_.Head(ref, 2));
+  if (pieces.size() < 2) {
+    return Status(ErrorCode::kBundleCorrupt,
+                  "typed value " + std::to_string(ref) + " holds no type and value");
+  }
+  if (pieces[0] >= types_.size()) {
+    return Status(ErrorCode::kBundleCorrupt,
+                  "typed value " + std::to_string(ref) + " is of engineering type " +
+                      std::to_string(pieces[0]) + ", which EngineeringTypes.etypes lacks");
+  }
+  return TypedValue{types_[pieces[0]], pieces[1]};
+}
+
 Status MessageReader::Append(uint64_t ref, int depth, std::string* text) const {
   if (ref == kNoReference) return OkStatus();
   if (depth >= kMaxNesting) {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -40,6 +41,14 @@ class MessageReader {
 
   // The text of typed array `ref` ("" for kNoReference).
   Result<std::string> Text(uint64_t ref) const;
+
+  // A typed value, as a weight of XRAnyTypeID is stored: the engineering
+  // type and value of typed array `ref`'s first piece.
+  struct TypedValue {
+    std::string_view type;  // "XRTimeSampleWeightTypeID"
+    uint64_t value = 0;
+  };
+  Result<TypedValue> Typed(uint64_t ref) const;
 
   // Names the threads a narrative refers to ("made runnable by Main Thread
   // 0x20dfe6"), by thread reference; without it, a thread shows its reference.

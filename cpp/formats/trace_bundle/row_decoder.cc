@@ -65,6 +65,7 @@ RowDecoder::RowDecoder(BundleContext& bundle, const Table& table, const tables::
     column.message = type == "XRNarrativeEntryTypeID" || type == "XROSLogMetadataTypeID";
     column.name_index = type == "XRThreadNameTypeID";
     column.time_weight = tables::WeightUnitOf(type) == tables::WeightUnit::kNanoseconds;
+    column.typed_weight = tables::WeightUnitOf(type) == tables::WeightUnit::kFromCell;
     columns_.push_back(column);
   }
   std::stable_partition(columns_.begin(), columns_.end(), [](const BoundColumn& column) {
@@ -97,10 +98,15 @@ Status RowDecoder::Decode(const Row& row, TypedRow* typed) {
         value.bits = column.slot.bits;
         break;
       case ValueType::kWeight:
+        if (column.typed_weight) {
+          RETURN_IF_ERROR(DecodeTypedWeight(raw, &value));
+          break;
+        }
         value.present = true;
         value.number = raw;
         value.nanoseconds = column.time_weight;
         break;
+      case ValueType::kCounters: RETURN_IF_ERROR(DecodeCounters(raw, &value)); break;
       case ValueType::kPid:
         value.present = true;
         value.pid = static_cast<int64_t>(raw);
@@ -231,10 +237,36 @@ Result<std::string_view> RowDecoder::String(uint64_t index) {
   return std::string_view((*strings)[index]);
 }
 
+Result<MessageReader*> RowDecoder::Messages() {
+  if (messages_) return &*messages_;
+  auto reader = run_.references.Messages();
+  if (!reader.ok()) return reader.status();
+  messages_.emplace(reader.take());
+  messages_->SetThreadNamer([this](uint64_t thread_ref) -> Result<std::string> {
+    // "forced off CPU 3 by a thread not known" (26.x thread-state notes).
+    if (thread_ref == kNoReference) return std::string("a thread not known");
+    if (thread_ref > UINT32_MAX) {
+      return Status(ErrorCode::kBundleCorrupt, "a message names thread reference " +
+                                                   std::to_string(thread_ref) + ", past 2^32");
+    }
+    uint64_t key = thread_ref << 32 | kNoReference;
+    uint32_t index = thread_index_.Find(key);
+    if (index == IntegerMap::kNoValue) {
+      ASSIGN_OR_RETURN(index, LookUpThread(thread_ref, kNoReference, key));
+    }
+    Value thread;
+    thread.key = thread_ref;
+    thread.number = threads_[index].tid;
+    thread.pid = threads_[index].pid;
+    return ThreadName(thread);
+  });
+  return &*messages_;
+}
+
 Result<std::optional<std::string>> RowDecoder::Message(uint64_t ref) {
   if (!messages_) {
     if (run_.messages_unreadable) return std::optional<std::string>();
-    auto messages = run_.references.Messages();
+    auto messages = Messages();
     if (!messages.ok()) {
       run_.messages_unreadable = true;
       std::string run = "run " + std::to_string(table_.run());
@@ -244,29 +276,50 @@ Result<std::optional<std::string>> RowDecoder::Message(uint64_t ref) {
           PartRole::kDetails));
       return std::optional<std::string>();
     }
-    messages_.emplace(messages.take());
-    messages_->SetThreadNamer([this](uint64_t thread_ref) -> Result<std::string> {
-      // "forced off CPU 3 by a thread not known" (26.x thread-state notes).
-      if (thread_ref == kNoReference) return std::string("a thread not known");
-      if (thread_ref > UINT32_MAX) {
-        return Status(ErrorCode::kBundleCorrupt, "a message names thread reference " +
-                                                     std::to_string(thread_ref) + ", past 2^32");
-      }
-      uint64_t key = thread_ref << 32 | kNoReference;
-      uint32_t index = thread_index_.Find(key);
-      if (index == IntegerMap::kNoValue) {
-        ASSIGN_OR_RETURN(index, LookUpThread(thread_ref, kNoReference, key));
-      }
-      Value thread;
-      thread.key = thread_ref;
-      thread.number = threads_[index].tid;
-      thread.pid = threads_[index].pid;
-      return ThreadName(thread);
-    });
   }
   std::string text;
   ASSIGN_OR_RETURN(text, messages_->Text(ref));
   return std::optional<std::string>(std::move(text));
+}
+
+// A weight of XRAnyTypeID (counters-profile): a typed value, whose type says
+// whether it is a time (XRTimeSampleWeightTypeID, 1 ms in 13+) or a count.
+Status RowDecoder::DecodeTypedWeight(uint64_t ref, Value* value) {
+  value->present = false;
+  if (ref == kNoReference) return OkStatus();
+  auto known = typed_weights_.find(ref);
+  if (known == typed_weights_.end()) {
+    MessageReader* reader;
+    ASSIGN_OR_RETURN(reader, Messages());
+    MessageReader::TypedValue typed;
+    ASSIGN_OR_RETURN(typed, reader->Typed(ref));
+    known = typed_weights_.emplace(ref, typed).first;
+  }
+  value->present = true;
+  value->number = known->second.value;
+  value->nanoseconds = tables::WeightUnitOf(known->second.type) == tables::WeightUnit::kNanoseconds;
+  return OkStatus();
+}
+
+// A sample's counters (XRCoreProfilePMCEventsArrayTypeID): an array of the
+// run's uniquer, a count per counter.
+Status RowDecoder::DecodeCounters(uint64_t ref, Value* value) {
+  value->present = false;
+  value->text = std::string_view();
+  if (ref == kNoReference) return OkStatus();
+  auto known = counter_texts_.find(ref);
+  if (known == counter_texts_.end()) {
+    const Uniquer* arrays;
+    ASSIGN_OR_RETURN(arrays, run_.references.Arrays());
+    std::vector<uint64_t> counts;
+    ASSIGN_OR_RETURN(counts, arrays->Array(ref));
+    std::string text;
+    for (uint64_t count : counts) text += (text.empty() ? "" : " ") + std::to_string(count);
+    known = counter_texts_.emplace(ref, std::move(text)).first;
+  }
+  value->present = true;
+  value->text = known->second;
+  return OkStatus();
 }
 
 }  // namespace instrumentscope::trace_bundle

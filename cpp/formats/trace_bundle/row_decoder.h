@@ -58,15 +58,21 @@ class RowDecoder final : public tables::RowContext {
     BitSlot slot;
     tables::Role role;
     tables::ValueType type;
-    bool message = false;      // a typed array, read as text
-    bool name_index = false;   // a thread name: its string's index in the upper 32 bits
-    bool time_weight = false;  // a weight that is a time
+    bool message = false;       // a typed array, read as text
+    bool name_index = false;    // a thread name: its string's index in the upper 32 bits
+    bool time_weight = false;   // a weight that is a time
+    bool typed_weight = false;  // a weight that is a typed value (XRAnyTypeID)
   };
 
   // A reference not looked up before: its index in pids_, threads_.
   Result<uint32_t> LookUpProcess(uint64_t ref);
   Result<uint32_t> LookUpThread(uint64_t ref, uint64_t process_ref, uint64_t key);
   Status DecodeText(const BoundColumn& column, uint64_t ref, tables::Value* value);
+  Status DecodeTypedWeight(uint64_t ref, tables::Value* value);
+  Status DecodeCounters(uint64_t ref, tables::Value* value);
+  // The run's typed arrays, made text or typed values: an error when they
+  // cannot be read.
+  Result<MessageReader*> Messages();
   Result<std::string_view> String(uint64_t index);
   // nullopt when the run's messages cannot be read, which is said once per
   // run (MESSAGES_UNREADABLE).
@@ -86,7 +92,9 @@ class RowDecoder final : public tables::RowContext {
   std::vector<int64_t> pids_;
   const std::vector<std::string>* strings_ = nullptr;  // the run's, once read
   std::optional<MessageReader> messages_;
-  std::unordered_map<uint64_t, std::string> message_texts_;  // by reference
+  std::unordered_map<uint64_t, std::string> message_texts_;                // by reference
+  std::unordered_map<uint64_t, MessageReader::TypedValue> typed_weights_;  // by reference
+  std::unordered_map<uint64_t, std::string> counter_texts_;                // by reference
 };
 
 }  // namespace instrumentscope::trace_bundle

@@ -126,7 +126,7 @@ void DocumentReader::EndSchema() {
   bool read = in_run && rows_.StartTable(*entry, columns_, node_run_);
   (samples ? node_has_cpu_samples_ : node_has_intervals_) = !in_run || read;
   node_read_ = read;
-  if (read && tables::MakesIntervals(entry->consumer)) cells_.KeepTexts(true);
+  if (read && tables::ReadsTexts(*entry)) cells_.KeepTexts(true);
 }
 
 void DocumentReader::EndNode() {

@@ -206,6 +206,14 @@ void TableRows::AssignOther(const OpenElement& cell, const Value& value, const B
       }
       break;
     }
+    case ValueType::kCounters: {
+      if (value.value_class != ValueClass::kText) break;
+      to->present = true;
+      // Taken when the row ends, as texts are: the counts themselves, not their fmt.
+      texts_of_row_[static_cast<size_t>(bound.role)] = value.index;
+      row_has_texts_ = true;
+      break;
+    }
     case ValueType::kPid: {
       std::optional<int64_t> pid = CellNumber(value, texts_);
       if (!pid) {
@@ -254,8 +262,9 @@ void TableRows::EndRow() {
   if (row_has_texts_) {
     for (size_t role = 0; role < tables::kRoles; ++role) {
       if (texts_of_row_[role] < 0) continue;
-      row_[static_cast<Role>(role)].text =
-          texts_.text(static_cast<uint32_t>(texts_of_row_[role])).text;
+      const TextRecord& text = texts_.text(static_cast<uint32_t>(texts_of_row_[role]));
+      bool counts = static_cast<Role>(role) == Role::kCounters && !text.own.empty();
+      row_[static_cast<Role>(role)].text = counts ? text.own : text.text;
     }
   }
   if (intervals_) {

@@ -15,6 +15,14 @@ bool IsDecimal(std::string_view text) {
          std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// Decimals with spaces between ("120029 214575"): a cell of counts, whose
+// fmt shows them otherwise ("(120.029), (214.575)").
+bool IsDecimalList(std::string_view text) {
+  return text.find(' ') != std::string_view::npos &&
+         std::all_of(text.begin(), text.end(),
+                     [](char c) { return c == ' ' || (c >= '0' && c <= '9'); });
+}
+
 }  // namespace
 
 void TextCells::Start(const Attributes& attributes, bool composed) {
@@ -40,7 +48,7 @@ Value TextCells::End(bool has_child, std::string_view text) {
     std::string_view own = TrimWhitespace(text);
     if (record.text.empty()) {
       record.text = std::string(own);
-    } else if (IsDecimal(own) && record.text != own) {
+    } else if ((IsDecimal(own) || IsDecimalList(own)) && record.text != own) {
       record.own = std::string(own);
     }
   }

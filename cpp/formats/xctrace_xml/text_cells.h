@@ -26,7 +26,9 @@ namespace instrumentscope::xctrace_xml {
 struct TextRecord {
   std::string text;               // the fmt, else the element's own text; a message, its pieces
   std::optional<int64_t> number;  // the element's text, when it is a decimal integer
-  std::string own;  // a number's own digits, when its fmt shows them otherwise ("1.000")
+  // A number's own digits (or numbers', with spaces between), when its fmt
+  // shows them otherwise ("1.000", "(120.029), (214.575)").
+  std::string own;
 };
 
 class TextCells {

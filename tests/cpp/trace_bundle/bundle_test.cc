@@ -128,17 +128,46 @@ struct Expectation {
   std::string warning;  // a warning code expected
 };
 
-TEST_CASE("A CPU Counters bundle says which table and columns it cannot decode") {
+TEST_CASE("A CPU Counters bundle: its runs' samples, weighed as recorded, and a view per counter") {
   auto path = CorpusFileOrSkip("nealsid__emacs-module-wrapper-template/Instruments.trace");
   if (!path) return;
   auto group = testing::ImportPath(*path);
-  REQUIRE(group.status().code() == ErrorCode::kBundleUnsupported);
-  CHECK(group.status().path() == "corespace/run1/core/stores/indexed-store-4/schema.xml");
-  CHECK_THAT(group.status().message(),
-             Catch::Contains("counters-profile tables (20 runs)") &&
-                 Catch::Contains("weight (XRAnyTypeID)") &&
-                 Catch::Contains("counters-array (XRCoreProfilePMCEventsArrayTypeID)") &&
-                 Catch::Contains("xctrace export"));
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+  // counters-profile rows that are no padding, counted by the Python reader:
+  // 1 in each of runs 1 to 14, none in 15 to 18, 206 in run 19, 68 in run 20.
+  std::map<uint32_t, uint64_t> samples, counted;
+  std::map<uint32_t, ValueUnit> units;
+  for (const Profile& profile : group->profiles) {
+    if (profile.kind == ProfileKind::kThread) {
+      samples[profile.run] += profile.sample_count;
+      units[profile.run] = profile.unit;
+    } else if (profile.kind == ProfileKind::kWeighted) {
+      CHECK(profile.name.find("counter 1") != std::string::npos);
+      CHECK(profile.unit == ValueUnit::kNone);
+      counted[profile.run] += profile.sample_weight;
+    }
+  }
+  std::map<uint32_t, uint64_t> expected;
+  for (uint32_t run = 1; run <= 14; ++run) expected[run] = 1;
+  expected[19] = 206;
+  expected[20] = 68;
+  CHECK(samples == expected);
+  // Runs 1 to 14 sample on a counter's overflow (weights of XRPMCEventTypeID:
+  // every 1,000,000 events in runs 1 to 11, 50 in 12 to 14); runs 19 and 20
+  // every 1 ms (XRTimeSampleWeightTypeID), their counts a counter's view.
+  CHECK(units[1] == ValueUnit::kNone);
+  CHECK(units[19] == ValueUnit::kNanoseconds);
+  CHECK(counted.size() == 2);
+  CHECK(counted[19] == 9840207);
+  CHECK(counted[20] == 335766);
+  size_t tables = 0;
+  for (const TableSummary& table : group->tables) {
+    if (table.schema != "counters-profile") continue;
+    ++tables;
+    CHECK(table.has_cpu_samples);  // read, empty or not
+  }
+  CHECK(tables == 20);
 }
 
 TEST_CASE("Every bundle in the corpus imports, or says why it cannot") {
@@ -184,8 +213,9 @@ TEST_CASE("Every bundle in the corpus imports, or says why it cannot") {
       // Run 6 lacks its run archive: runs 2 to 5 import, with a warning.
       {"zapko__Tiles/Instruments3.trace", ErrorCode::kOk, 47,
        "Main Thread 0x7d755 — TilesForYandex (pid 7532) — run 2", "LEGACY_RUN_UNREADABLE"},
-      // Counters tables: a later issue.
-      {"nealsid__emacs-module-wrapper-template/Instruments.trace", ErrorCode::kBundleUnsupported},
+      // CPU Counters (13+): its 20 runs, without form.template.
+      {"nealsid__emacs-module-wrapper-template/Instruments.trace", ErrorCode::kOk, 21,
+       "Thread 0x23d5c7 \xE2\x80\x94 pid 24554 \xE2\x80\x94 run 1", "NO_FORM_TEMPLATE"},
   };
   for (const Expectation& expected : expectations) {
     auto path = CorpusFileOrSkip(expected.input);

@@ -59,6 +59,7 @@ std::vector<Row> ImportRows(const std::string& path) {
   REQUIRE(finished.ok());
   std::vector<Row> rows;
   for (ProfileBuilder::ThreadId thread = 0; thread < builder.thread_count(); ++thread) {
+    if (builder.content(thread).kind != ProfileKind::kThread) continue;  // a counter's view
     for (const auto& sample : builder.raw_samples(thread)) {
       std::string leaf = sample.stack == kEmptyStack
                              ? ""
@@ -86,6 +87,50 @@ TEST_CASE("Every exported row's time, weight and leaf symbol agree with xctracep
         std::sort(actual.begin(), actual.end());
         CHECK(actual == expected);
       }
+    }
+  }
+}
+
+// Per counter, the sum of its counts over the oracle's rows (their last field).
+std::vector<int64_t> OracleCounts(const std::string& path) {
+  std::vector<uint8_t> bytes = ReadFile(path);
+  std::istringstream lines(std::string(bytes.begin(), bytes.end()));
+  std::vector<int64_t> sums;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream counts(line.substr(line.rfind(';') + 1));
+    size_t counter = 0;
+    for (int64_t count; counts >> count; ++counter) {
+      if (sums.size() <= counter) sums.push_back(0);
+      sums[counter] += count;
+    }
+  }
+  return sums;
+}
+
+TEST_CASE("Each performance counter of an export is a view weighing its counts, as the oracle's") {
+  for (const char* name : {"counters-profile", "counters-time-profile"}) {
+    std::string base = std::string(kJmh) + name;
+    auto csv = CorpusFileOrSkip(base + ".csv");
+    if (!csv) return;
+    DYNAMIC_SECTION(name) {
+      std::vector<int64_t> expected = OracleCounts(*csv);
+      REQUIRE(!expected.empty());
+      ProfileBuilder builder;
+      auto importer = xctrace_xml::CreateImporter(builder, ImportOptions());
+      std::vector<uint8_t> bytes = ReadFile(*CorpusFileOrSkip(base + ".xml"));
+      REQUIRE(importer->Feed(ByteSpan(bytes.data(), bytes.size())).ok());
+      REQUIRE(importer->Finish().ok());
+      std::vector<int64_t> actual(expected.size(), 0);
+      for (ProfileBuilder::ThreadId thread = 0; thread < builder.thread_count(); ++thread) {
+        const TimelineContent& content = builder.content(thread);
+        if (content.kind == ProfileKind::kThread) continue;
+        INFO(content.weighs);
+        REQUIRE(content.weighs.rfind("counter ", 0) == 0);
+        size_t counter = std::stoul(content.weighs.substr(8)) - 1;
+        REQUIRE(counter < actual.size());
+        for (const auto& sample : builder.raw_samples(thread)) actual[counter] += sample.weight;
+      }
+      CHECK(actual == expected);
     }
   }
 }
