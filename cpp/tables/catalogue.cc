@@ -94,6 +94,18 @@ void AddSampleTables(std::vector<TableEntry>* entries) {
   system_calls.weighs = "time in system calls";
   system_calls.second_weighs = "wait in system calls";
   entries->push_back(std::move(system_calls));
+  // Its spans off the CPU (narratives.h): what kept each thread from running.
+  TableEntry off_cpu = Whole("thread-narrative", "bundle 26.x (System Trace, 849,177 rows)",
+                             Consumer::kWeightedEvents,
+                             {kStart,
+                              {"duration", Role::kWeight, ValueType::kDuration, true},
+                              {"thread", Role::kThread, ValueType::kThread, true},
+                              kProcess,
+                              {"narrative", Role::kNarrative, ValueType::kNarrative, true},
+                              {"backtrace", Role::kBacktrace, ValueType::kBacktrace}},
+                             "its narratives");
+  off_cpu.weighs = "time off CPU";
+  entries->push_back(std::move(off_cpu));
 }
 
 // Bundles only: an export names its threads and processes in their cells.
@@ -317,7 +329,7 @@ const TableEntry* FindTable(std::string_view schema) {
 bool ReadsTexts(const TableEntry& entry) {
   return std::any_of(entry.columns.begin(), entry.columns.end(), [](const ColumnSpec& column) {
     return column.type == ValueType::kText || column.type == ValueType::kNumber ||
-           column.type == ValueType::kCounters;
+           column.type == ValueType::kCounters || column.type == ValueType::kNarrative;
   });
 }
 

@@ -5,6 +5,7 @@
 
 #include "base/checked_math.h"
 #include "base/text.h"
+#include "tables/narratives.h"
 
 namespace instrumentscope::tables {
 namespace {
@@ -36,6 +37,7 @@ SampleConsumer::SampleConsumer(const TableEntry& entry, uint32_t run, RoleSet co
       has_weight_(columns.has(Role::kWeight)),
       weight_is_duration_(false),
       has_kernel_stack_(columns.has(Role::kKernelBacktrace)),
+      has_narrative_(columns.has(Role::kNarrative)),
       room_(builder.sample_room()) {
   for (const ColumnSpec& spec : entry.columns) {
     if (spec.role == Role::kWeight) weight_is_duration_ = spec.type == ValueType::kDuration;
@@ -74,8 +76,16 @@ Status SampleConsumer::Add(const TypedRow& row) {
   if (!CheckedAdd(static_cast<int64_t>(time.number), weight)) {
     return Status(ErrorCode::kBadSample, "has a sample time and weight whose sum overflows");
   }
+  std::optional<std::string_view> leaf;
+  if (has_narrative_) {
+    // Only spans off the CPU: the rest are other tables' (system calls, page faults).
+    leaf = OffCpuSpan(row.text(Role::kNarrative));
+    if (!leaf) return OkStatus();
+  } else if (row.has(Role::kLeafFrame)) {
+    leaf = LeafName(row.text(Role::kLeafFrame));
+  }
   ++rows_;
-  StackId stack = StackOf(row);
+  StackId stack = StackOf(row, leaf);
   uint32_t thread = ThreadOf(row);
   RETURN_IF_ERROR(AddTo(views_[0], thread, static_cast<int64_t>(time.number), weight, stack));
   if (views_.size() > 1 && row.has(Role::kSecondWeight)) {
@@ -120,19 +130,18 @@ Status SampleConsumer::AddCounts(std::string_view counts, uint32_t thread, int64
   return OkStatus();
 }
 
-StackId SampleConsumer::StackOf(const TypedRow& row) {
+StackId SampleConsumer::StackOf(const TypedRow& row, std::optional<std::string_view> leaf) {
   StackId stack = kEmptyStack;
   if (row.has(Role::kBacktrace)) stack = static_cast<StackId>(row[Role::kBacktrace].number);
   if (has_kernel_stack_ && row.has(Role::kKernelBacktrace)) {
     stack = builder_.AppendStack(stack, static_cast<StackId>(row[Role::kKernelBacktrace].number));
   }
-  if (row.has(Role::kLeafFrame)) {
-    std::string_view name = LeafName(row.text(Role::kLeafFrame));
-    auto known = leaf_frames_.find(name);
+  if (leaf) {
+    auto known = leaf_frames_.find(*leaf);
     if (known == leaf_frames_.end()) {
       FrameDesc desc;
-      desc.name = name;
-      known = leaf_frames_.emplace(std::string(name), builder_.InternFrame(desc)).first;
+      desc.name = *leaf;
+      known = leaf_frames_.emplace(std::string(*leaf), builder_.InternFrame(desc)).first;
     }
     stack = builder_.InternStack(stack, known->second);
   }

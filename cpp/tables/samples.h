@@ -4,7 +4,8 @@
 // row without one goes to "Unknown Thread" and is counted), weighing its
 // weight (in a table without a weight column, 1; a row without one is left
 // out and counted), its stack the row's backtrace with its kernel backtrace
-// drawn above, then its leaf frame (a system call's name). Samples are held
+// drawn above, then its leaf frame (a system call's name; a narrative's span
+// off the CPU, rows of other narratives left out). Samples are held
 // in a SampleTable until the table ends, so a table damaged halfway costs
 // only itself.
 //
@@ -73,7 +74,8 @@ class SampleConsumer {
   };
 
   uint32_t ThreadOf(const TypedRow& row);
-  StackId StackOf(const TypedRow& row);
+  // The row's stack, with `leaf` above it: a system call's name, a span off the CPU.
+  StackId StackOf(const TypedRow& row, std::optional<std::string_view> leaf);
   // Adds a sample of `weight` to `view`, or to the thread's last one.
   Status AddTo(View& view, uint32_t thread, int64_t time, int64_t weight, StackId stack);
   // Each of the row's counts to its counter's view.
@@ -88,7 +90,8 @@ class SampleConsumer {
   bool has_weight_;
   bool weight_is_duration_;
   bool has_kernel_stack_;
-  uint64_t room_;  // the samples limits.maxSamples lets in: no other table adds any meanwhile
+  bool has_narrative_;  // rows of spans off the CPU are kept, their span the leaf
+  uint64_t room_;       // the samples limits.maxSamples lets in: no other table adds any meanwhile
   std::optional<bool> weight_is_time_;  // from the first row with a weight
 
   std::vector<View> views_;

@@ -41,6 +41,7 @@ enum class Role : uint8_t {
   kNote,             // what a row's narrative says of it, shown after its label
   kCore,             // a CPU core's number
   kCounters,         // a sample's performance counters, each its own view
+  kNarrative,        // what a thread-narrative row tells of: its opening words
   kMainThread,       // 1 on the row of a process's main thread
 };
 inline constexpr size_t kRoles = static_cast<size_t>(Role::kMainThread) + 1;
@@ -56,8 +57,10 @@ enum class ValueType : uint8_t {
   kPid,        // a process id itself, not a process record: in `pid`
   kWeight,     // a sample's weight: a time where `nanoseconds` says so, else a count
   kBacktrace,  // a stack, interned in the ProfileBuilder: its StackId in `number`
-  kCounters,   // counts, one per counter, in `text` as decimals with spaces between ("120029
-               // 214575")
+  // Counts, one per counter, in `text` as decimals with spaces between ("120029 214575").
+  kCounters,
+  // A narrative: its text in `text`, or (bundles) its opening words ("Blocked for ").
+  kNarrative,
 };
 
 // One cell, decoded.

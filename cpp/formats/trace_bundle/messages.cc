@@ -108,6 +108,22 @@ Result<MessageReader::TypedValue> MessageReader::Typed(uint64_t ref) const {
   return TypedValue{types_[pieces[0]], pieces[1]};
 }
 
+Result<std::string_view> MessageReader::Opening(uint64_t ref) const {
+  if (ref == kNoReference) return std::string_view();
+  std::vector<uint64_t> pieces;
+  ASSIGN_OR_RETURN(pieces, typed_arrays_.Head(ref, 2));
+  if (pieces.size() < 2 || pieces[0] >= types_.size() ||
+      types_[pieces[0]] != "XRNarrativeTextTypeID") {
+    return std::string_view();
+  }
+  if (pieces[1] >= strings_.size()) {
+    return Status(ErrorCode::kBundleCorrupt, "message " + std::to_string(ref) +
+                                                 " refers to string " + std::to_string(pieces[1]) +
+                                                 ", past the run's strings");
+  }
+  return std::string_view(strings_[pieces[1]]);
+}
+
 Status MessageReader::Append(uint64_t ref, int depth, std::string* text) const {
   if (ref == kNoReference) return OkStatus();
   if (depth >= kMaxNesting) {

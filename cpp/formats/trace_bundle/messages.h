@@ -50,6 +50,11 @@ class MessageReader {
   };
   Result<TypedValue> Typed(uint64_t ref) const;
 
+  // A message's opening words, its first piece when that is literal text
+  // ("Blocked for "), else empty: what a narrative tells of, without making
+  // every one of a long table text.
+  Result<std::string_view> Opening(uint64_t ref) const;
+
   // Names the threads a narrative refers to ("made runnable by Main Thread
   // 0x20dfe6"), by thread reference; without it, a thread shows its reference.
   using ThreadNamer = std::function<Result<std::string>(uint64_t thread_ref)>;

@@ -168,6 +168,13 @@ Status RowDecoder::Decode(const Row& row, TypedRow* typed) {
         value.unreadable = false;
         RETURN_IF_ERROR(DecodeText(column, raw, &value));
         break;
+      case ValueType::kNarrative: {
+        MessageReader* reader;
+        ASSIGN_OR_RETURN(reader, Messages());
+        ASSIGN_OR_RETURN(value.text, reader->Opening(raw));
+        value.present = raw != kNoReference;
+        break;
+      }
     }
   }
   return OkStatus();

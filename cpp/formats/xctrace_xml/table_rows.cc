@@ -187,6 +187,7 @@ void TableRows::AssignOther(const OpenElement& cell, const Value& value, const B
                             tables::Value* to) {
   switch (bound.type) {
     case ValueType::kText:
+    case ValueType::kNarrative:
       if (value.value_class != ValueClass::kText) break;
       to->present = true;
       texts_of_row_[static_cast<size_t>(bound.role)] = value.index;

@@ -83,6 +83,35 @@ TEST_CASE("A System Trace bundle: each of its scheduling tables read, and its co
   CHECK(faults == 402337);  // the narratives' "Virtual memory … took" total
 }
 
+TEST_CASE("A System Trace's narratives: each thread's time off the CPU, by why, with its stacks") {
+  auto path = CorpusFileOrSkip(kSystemTrace);
+  if (!path) return;
+  auto group = testing::ImportPath(*path);
+  REQUIRE(group.ok());
+  // Of 849,177 rows, the spans off the CPU, by their opening words, summed
+  // by the Python reader over every row (of a thread or not).
+  const std::map<std::string, int64_t> expected = {
+      {"Blocked", 439995521622},        // "Blocked for …"
+      {"Idle", 7061920504},             // "Idle for …"
+      {"Preempted", 23600932},          // "Preempted at priority …"
+      {"Waiting for a CPU", 11613204},  // "The thread was made runnable by … It waited …"
+      {"Interrupted", 3139878},         // "Interrupted for …"
+  };
+  std::map<std::string, int64_t> actual;
+  for (const Profile& profile : group->profiles) {
+    if (profile.kind != ProfileKind::kWeighted || profile.table != "thread-narrative") continue;
+    CHECK(profile.name.find("time off CPU") != std::string::npos);
+    for (size_t i = 0; i < profile.samples.size(); ++i) {
+      REQUIRE(profile.samples[i] != kEmptyStack);
+      actual[group->frames[group->stacks.frame[profile.samples[i]]].name] += profile.weights[i];
+    }
+  }
+  CHECK(actual == expected);
+  const TableSummary* table = TableNamed(*group, "thread-narrative");
+  REQUIRE(table);
+  CHECK(table->has_intervals);
+}
+
 TEST_CASE(
     "A System Trace's thread states: each thread's states add up to its life, calls fit them") {
   auto path = CorpusFileOrSkip(kSystemTrace);
