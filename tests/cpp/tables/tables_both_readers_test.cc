@@ -1,4 +1,4 @@
-// The interval and CPU sample tables of corpus bundles, read twice: from the
+// The tables of corpus bundles (intervals, CPU samples, weighted events), read twice: from the
 // bundle's bulkstores, and from an `xctrace export` of the same rows, which
 // this test writes as xctrace writes its exports (a <schema> of the table's
 // mnemonics, a cell per column, threads and processes with their fmt,
@@ -9,12 +9,15 @@
 #include <catch2/catch.hpp>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "base/identifiers.h"
 #include "container/file_tree.h"
+#include "container/inflate.h"
 #include "container/zip.h"
 #include "formats/names.h"
 #include "formats/trace_bundle/bundle_importer.h"
@@ -54,6 +57,8 @@ const char* ElementOf(ValueType type) {
     case ValueType::kPid: return "pid";
     case ValueType::kWeight: return "weight";
     case ValueType::kBacktrace: return "backtrace";
+    case ValueType::kCounters: return "pmc-events";
+    case ValueType::kNarrative: return "narrative";
   }
   return "string";
 }
@@ -67,6 +72,9 @@ class ExportWriter final : public tables::RowObserver {
   void StartTable(const tables::TableEntry& entry, uint32_t run, tables::RoleSet columns) override {
     EndTable();
     columns_.clear();
+    // Ids are a node's own.
+    backtrace_ids_.clear();
+    cell_ids_.clear();
     tables::RoleSet written;
     for (const tables::ColumnSpec& spec : entry.columns) {
       if (!columns.has(spec.role) || written.has(spec.role)) continue;
@@ -76,8 +84,10 @@ class ExportWriter final : public tables::RowObserver {
     node_ = "<node xpath='//trace-toc[1]/run[" + std::to_string(run) +
             "]/data[1]/table[1]'><schema name=\"" + std::string(entry.schema) + "\">";
     for (const tables::ColumnSpec& spec : columns_) {
+      // A weight of a typed value (counters-profile) is "any", its cells telling times apart.
+      bool typed = spec.type == ValueType::kWeight && entry.schema == "counters-profile";
       node_ += "<col><mnemonic>" + std::string(spec.mnemonic) + "</mnemonic><engineering-type>" +
-               ElementOf(spec.type) + "</engineering-type></col>";
+               (typed ? "any" : ElementOf(spec.type)) + "</engineering-type></col>";
     }
     node_ += "</schema>\n";
     ++tables_;
@@ -120,9 +130,12 @@ class ExportWriter final : public tables::RowObserver {
     node_.clear();
   }
 
+  // A process the recording names no fmt of is written without one.
   static std::string Process(int64_t pid, tables::RowContext& context) {
-    return "<process fmt=\"" + Escaped(context.ProcessName(pid)) + " (" + std::to_string(pid) +
-           ")\"><pid>" + std::to_string(pid) + "</pid></process>";
+    std::string name = context.ProcessName(pid);
+    std::string fmt = name.empty() ? std::string()
+                                   : " fmt=\"" + Escaped(name) + " (" + std::to_string(pid) + ")\"";
+    return "<process" + fmt + "><pid>" + std::to_string(pid) + "</pid></process>";
   }
 
   std::string Cell(const tables::ColumnSpec& spec, const tables::Value& value,
@@ -140,30 +153,54 @@ class ExportWriter final : public tables::RowObserver {
         bool still_going = value.bits < 64 && value.number == (uint64_t{1} << value.bits) - 1;
         return plain(still_going ? std::to_string(UINT64_MAX) : std::to_string(value.number));
       }
-      case ValueType::kProcess: return Process(value.pid, context);
+      case ValueType::kProcess: return Reused("process", Process(value.pid, context));
       case ValueType::kThread: {
         // The bundle keeps a thread's reference; where it looked up no tid,
         // the reference tells threads apart as a tid does in an export.
         uint64_t tid = value.pid >= 0 ? value.number : value.key;
         std::string name = ThreadLabel(context.ThreadName(value), tid);
-        std::string fmt = name + (value.pid >= 0 ? " (" + context.ProcessName(value.pid) +
-                                                       ", pid: " + std::to_string(value.pid) + ")"
-                                                 : std::string());
-        return "<thread fmt=\"" + Escaped(fmt) + "\"><tid>" + std::to_string(tid) + "</tid>" +
-               (value.pid >= 0 ? Process(value.pid, context) : std::string()) + "</thread>";
+        std::string process = value.pid >= 0 ? context.ProcessName(value.pid) : std::string();
+        std::string fmt =
+            name + (process.empty() ? std::string()
+                                    : " (" + process + ", pid: " + std::to_string(value.pid) + ")");
+        return Reused("thread", "<thread fmt=\"" + Escaped(fmt) + "\"><tid>" + std::to_string(tid) +
+                                    "</tid>" +
+                                    (value.pid >= 0 ? Process(value.pid, context) : std::string()) +
+                                    "</thread>");
       }
       case ValueType::kText:
+      case ValueType::kNarrative:
         return std::string("<") + element + " fmt=\"" + Escaped(value.text) + "\">" +
                Escaped(value.text) + "</" + element + ">";
-      case ValueType::kWeight: return plain(std::to_string(value.number));
+      case ValueType::kCounters:
+        return std::string("<") + element + " fmt=\"(" + Escaped(value.text) + ")\">" +
+               Escaped(value.text) + "</" + element + ">";
+      case ValueType::kWeight:
+        // A count of events is no <weight>: xctrace writes a typed value's element.
+        return value.nanoseconds ? plain(std::to_string(value.number))
+                                 : "<pmc-event>" + std::to_string(value.number) + "</pmc-event>";
       case ValueType::kBacktrace: return Backtrace(static_cast<StackId>(value.number));
       case ValueType::kPid: return plain(std::to_string(value.pid));
     }
     return "<sentinel/>";
   }
 
-  // A stack's frames, leaf first, by name, and by address where unnamed.
-  std::string Backtrace(StackId stack) const {
+  // `cell`, an <element …> of its kind: with an id the first time, by
+  // reference after, as xctrace writes them.
+  std::string Reused(const std::string& element, const std::string& cell) {
+    auto [known, added] = cell_ids_.try_emplace(cell, next_id_);
+    if (!added) return "<" + element + " ref=\"" + std::to_string(known->second) + "\"/>";
+    ++next_id_;
+    return "<" + element + " id=\"" + std::to_string(known->second) + "\"" +
+           cell.substr(element.size() + 1);
+  }
+
+  // A stack's frames, leaf first, by name, and by address where unnamed;
+  // a stack written before, by reference, as xctrace does.
+  std::string Backtrace(StackId stack) {
+    auto [known, added] = backtrace_ids_.try_emplace(stack, next_id_);
+    if (!added) return "<backtrace ref=\"" + std::to_string(known->second) + "\"/>";
+    ++next_id_;
     std::string frames;
     for (StackId at = stack; at != kEmptyStack; at = builder_.stacks().parent[at]) {
       const Frame& frame = builder_.frame(builder_.stacks().frame[at]);
@@ -171,10 +208,13 @@ class ExportWriter final : public tables::RowObserver {
       if (frame.address) frames += " addr=\"" + HexAddress(*frame.address) + "\"";
       frames += "/>";
     }
-    return "<backtrace>" + frames + "</backtrace>";
+    return "<backtrace id=\"" + std::to_string(known->second) + "\">" + frames + "</backtrace>";
   }
 
   const ProfileBuilder& builder_;
+  std::map<StackId, uint64_t> backtrace_ids_;
+  std::map<std::string, uint64_t> cell_ids_;
+  uint64_t next_id_ = 1;
   std::set<uint32_t> runs_with_samples_;
   std::vector<tables::ColumnSpec> columns_;
   std::string node_;
@@ -272,12 +312,12 @@ std::string ExportOfBundle(const std::string& path, const std::map<uint32_t, int
   return writer.Export(run_ends);
 }
 
-// Each thread's CPU samples: their count, total weight and stacks, folded.
+// Each thread's samples of `kind`: their count, total weight and stacks, folded.
 std::map<std::string, std::tuple<size_t, int64_t, std::map<std::string, int64_t>>> ThreadProfiles(
-    const ProfileGroup& group) {
+    const ProfileGroup& group, ProfileKind kind = ProfileKind::kThread) {
   std::map<std::string, std::tuple<size_t, int64_t, std::map<std::string, int64_t>>> profiles;
   for (const Profile& profile : group.profiles) {
-    if (profile.kind != ProfileKind::kThread) continue;
+    if (profile.kind != kind) continue;
     auto& [samples, total, stacks] = profiles[profile.name];
     samples += profile.samples.size();
     for (size_t i = 0; i < profile.samples.size(); ++i) {
@@ -292,28 +332,60 @@ std::map<std::string, std::tuple<size_t, int64_t, std::map<std::string, int64_t>
   return profiles;
 }
 
-// `with_samples`: the bundle has CPU samples, which the export must give the same.
-void CheckBothReaders(const std::string& relative, int tables_expected, bool with_samples) {
-  auto path = testing::CorpusFileOrSkip(relative);
-  if (!path) return;
-  auto bundle = testing::ImportPath(*path);
+// What keys two maps differ at, for a failure to name: a key only in one,
+// or with another value.
+template <typename Key, typename Value>
+std::string Differences(const std::map<Key, Value>& exported, const std::map<Key, Value>& bundle) {
+  std::ostringstream out;
+  auto name = [](const Key& key) {
+    if constexpr (std::is_same_v<Key, std::string>) {
+      return key;
+    } else {
+      return std::get<2>(key);  // a source's name
+    }
+  };
+  for (const auto& [key, value] : exported) {
+    auto other = bundle.find(key);
+    if (other == bundle.end()) {
+      out << "only exported: " << name(key) << "\n";
+    } else if (!(other->second == value)) {
+      out << "differs: " << name(key) << "\n";
+    }
+  }
+  for (const auto& [key, value] : bundle) {
+    if (!exported.count(key)) out << "only in the bundle: " << name(key) << "\n";
+  }
+  return out.str().substr(0, 2000);
+}
+
+// `with_samples`: the bundle at `path` has CPU samples, which the export must give the same.
+void CheckBundle(const std::string& path, int tables_expected, bool with_samples) {
+  auto bundle = testing::ImportPath(path);
   INFO(bundle.status().ToString());
   REQUIRE(bundle.ok());
   int tables = 0;
-  std::string xml = ExportOfBundle(*path, RunEnds(*bundle), &tables);
+  std::string xml = ExportOfBundle(path, RunEnds(*bundle), &tables);
   CHECK(tables == tables_expected);
   auto exported = testing::ImportText(xml);
   INFO(exported.status().ToString());
   REQUIRE(exported.ok());
 
   CHECK(!bundle->interval_sources.empty());
+  INFO(Differences(Sources(*exported), Sources(*bundle)));
   CHECK(Sources(*exported) == Sources(*bundle));
+  INFO(Differences(IntervalProfiles(*exported), IntervalProfiles(*bundle)));
   CHECK(IntervalProfiles(*exported) == IntervalProfiles(*bundle));
   CHECK(IntervalWarnings(*exported) == IntervalWarnings(*bundle));
   if (with_samples) {
     CHECK(!ThreadProfiles(*bundle).empty());
+    INFO(Differences(ThreadProfiles(*exported), ThreadProfiles(*bundle)));
     CHECK(ThreadProfiles(*exported) == ThreadProfiles(*bundle));
   }
+  // Events weighted by their durations, and counters' counts.
+  INFO(Differences(ThreadProfiles(*exported, ProfileKind::kWeighted),
+                   ThreadProfiles(*bundle, ProfileKind::kWeighted)));
+  CHECK(ThreadProfiles(*exported, ProfileKind::kWeighted) ==
+        ThreadProfiles(*bundle, ProfileKind::kWeighted));
   // The tables each reader read, and those it left for repeating another.
   auto read = [](const ProfileGroup& group) {
     std::map<std::string, bool> read;
@@ -327,6 +399,11 @@ void CheckBothReaders(const std::string& relative, int tables_expected, bool wit
     INFO(schema);
     CHECK(read(*bundle)[schema] == has_intervals);
   }
+}
+
+void CheckBothReaders(const std::string& relative, int tables_expected, bool with_samples) {
+  auto path = testing::CorpusFileOrSkip(relative);
+  if (path) CheckBundle(*path, tables_expected, with_samples);
 }
 
 TEST_CASE(
@@ -347,6 +424,37 @@ TEST_CASE(
     "Both readers, mperf (26.0): CPU samples, run loop iterations per thread, a thermal state") {
   // time-profile, named by thread-info and process-info; runloop-events.
   CheckBothReaders("benjaminRomano__mperf/src/test/resources/example.trace.zip", 9, true);
+}
+
+TEST_CASE("Both readers, a System Trace (26.x): thread states, cores, system calls, narratives") {
+  auto path = testing::CorpusFileOrSkip("BA-Partners__Documents/Untitled.trace");
+  if (!path) return;
+  // Its syscall and thread-narrative tables (838,333 and 849,177 rows) cut
+  // to their first 20,000 rows, written back plain: an export of every row
+  // would run to hundreds of megabytes.
+  testing::ScratchCopy copy(*path);
+  for (const char* store : {"indexed-store-18", "indexed-store-63"}) {
+    std::string bulkstore =
+        copy / ("corespace/run1/core/stores/" + std::string(store) + "/bulkstore");
+    std::vector<uint8_t> compressed = testing::ReadFile(bulkstore);
+    auto inflated = Inflate(ByteSpan(compressed.data(), compressed.size()), InflateFormat::kZlib,
+                            size_t{1} << 30);
+    REQUIRE(inflated.ok());
+    uint32_t row_size = (*inflated)[16] | (*inflated)[17] << 8;
+    REQUIRE(row_size > 0);
+    std::string rows(inflated->begin(), inflated->begin() + 0x1000 + 20000 * row_size);
+    testing::WriteFile(bulkstore, rows);
+  }
+  // thread-state, cpu-state, virtual-memory, syscall, thread-narrative,
+  // thermal state and run loop iterations, and five empty tables (two
+  // os-signpost stores, region-of-interest, potential-hangs, hang-risks);
+  // names from thread-info and process-info.
+  CheckBundle(copy.path(), 12, false);
+}
+
+TEST_CASE("Both readers, CPU Counters (13+): samples weighing times or counts, a counter's view") {
+  // 20 counters-profile tables (4 empty); run 20's Points of Interest (os-signpost).
+  CheckBothReaders("nealsid__emacs-module-wrapper-template/Instruments.trace", 21, true);
 }
 
 }  // namespace
