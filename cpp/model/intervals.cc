@@ -118,12 +118,16 @@ std::map<uint32_t, int64_t> ProfileBuilder::ExtendToIntervals(
     end = std::max(end, interval.end == kOpenEnd ? interval.start : interval.end);
   }
   for (const SourceState& source : interval_sources_) run_end.try_emplace(source.summary.run, 0);
+  // Only timelines on the run's time axis: events laid end to end (weighted
+  // by durations that overlap, or by counts) say nothing of when it ended.
   for (size_t t = 0; t < timelines_.size(); ++t) {
+    if (timelines_[t].axis != TimeAxis::kShared) continue;
     auto intervals_end = run_end.find(timelines_[t].run);
     if (intervals_end == run_end.end()) continue;
     (*timeline_end)[t] = std::max((*timeline_end)[t], intervals_end->second);
   }
   for (size_t t = 0; t < timelines_.size(); ++t) {
+    if (timelines_[t].axis != TimeAxis::kShared) continue;
     auto end = run_end.find(timelines_[t].run);
     if (end != run_end.end()) end->second = std::max(end->second, (*timeline_end)[t]);
   }
@@ -253,7 +257,8 @@ Status ProfileBuilder::AddIntervalProfiles(const std::map<uint32_t, int64_t>& ru
       source.total_duration += profile.sample_weight;
       group->profiles.push_back(std::move(profile));
     }
-    size_t listed = interval_sources_[s].every_name ? SIZE_MAX : kListedIntervalNames;
+    source.states = interval_sources_[s].every_name;
+    size_t listed = source.states ? SIZE_MAX : kListedIntervalNames;
     source.names = BusiestNames(order, listed, &source.distinct_names);
     group->interval_sources.push_back(std::move(source));
   }

@@ -122,6 +122,10 @@ struct Profile {
   uint32_t interval_source = UINT32_MAX;
   uint32_t lane = 0;          // kIntervals: 1, 2… within its source
   std::string interval_name;  // kDuring: "Load feed", or "hangs"
+  // What the weights are when not CPU samples: "time in system calls", "time
+  // off CPU", "counter 1" (kWeighted and its process's views), "all
+  // allocations, bytes" (kAllocations); empty for CPU samples and intervals.
+  std::string weighs;
 };
 
 // One kind of interval of one table, process and subsystem: Points of
@@ -145,6 +149,9 @@ struct IntervalSource {
   // whose every name counts (a thread's states).
   std::vector<Name> names;
   uint64_t distinct_names = 0;
+  // Its names are states whose time counts (a thread's): every one is
+  // listed, and listings show each one's time and share.
+  bool states = false;
 };
 inline constexpr size_t kListedIntervalNames = 5;
 

@@ -332,6 +332,7 @@ Profile ProfileBuilder::NamedProfile(const Thread& thread, bool several_runs,
   const Timeline& timeline = timelines_[thread.timeline];
   Profile profile = ProcessProfile(thread);
   profile.kind = timeline.content.kind;
+  profile.weighs = timeline.content.weighs;
   profile.thread_name = thread.thread_name;
   profile.tid = thread.tid;
   profile.threads = thread.threads;

@@ -124,6 +124,7 @@ Status ProfileBuilder::AddMergedView(const std::vector<ThreadId>& members, Profi
   if (!weighs.empty()) {
     profile.name = JoinName({profile.name, weighs});
     profile.listed_name.push_back(weighs);
+    profile.weighs = weighs;
   }
   profile.threads = static_cast<uint32_t>(members.size());
   // The threads' samples are each in time order: merged by always taking the

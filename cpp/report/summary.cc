@@ -31,6 +31,10 @@ nlohmann::json ProfilesJson(const ProfileGroup& group) {
         {"lane", profile.lane},
         {"intervalName", profile.interval_name},
         {"listedName", profile.listed_name},
+        {"weighs", profile.weighs},
+        // A time as a person reads it ("134.8 ms"), for profiles weighing times.
+        {"weightText", profile.unit == ValueUnit::kNanoseconds ? DurationText(profile.sample_weight)
+                                                               : std::string()},
     };
     entry["pid"] = profile.pid >= 0 ? nlohmann::json(profile.pid) : nlohmann::json(nullptr);
     entry["intervalSource"] = profile.interval_source != UINT32_MAX
@@ -61,7 +65,8 @@ nlohmann::json IntervalSourcesJson(const ProfileGroup& group) {
     for (const IntervalSource::Name& name : source.names) {
       names.push_back({{"name", name.name},
                        {"intervals", name.intervals},
-                       {"totalDuration", name.total_duration}});
+                       {"totalDuration", name.total_duration},
+                       {"totalDurationText", DurationText(name.total_duration)}});
     }
     sources.push_back({{"run", source.run},
                        {"table", source.table},
@@ -73,7 +78,8 @@ nlohmann::json IntervalSourcesJson(const ProfileGroup& group) {
                        {"totalDurationText", DurationText(source.total_duration)},
                        {"lanes", source.lanes},
                        {"names", std::move(names)},
-                       {"nameCount", source.distinct_names}});
+                       {"nameCount", source.distinct_names},
+                       {"states", source.states}});
   }
   return sources;
 }

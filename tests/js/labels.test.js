@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { cpuOrder, plural, profileAmount, profileLabel, shortenName } from '../../web/src/labels.js';
+import {
+  plural, profileAmount, profileLabel, shortenName, threadOrder, weightedKinds,
+} from '../../web/src/labels.js';
 import { formatList } from '../../web/src/listing.js';
 
 const PROCESS = 'StruxMacApp.app (pid 18689)';
@@ -19,7 +21,7 @@ function profile(fields) {
     kind: 'thread', unit: 'nanoseconds', startValue: 0, endValue: 1e9, threadName,
     threadLabel: threadName || 'unnamed thread', tid: 0, processName: 'StruxMacApp.app', pid: 18689,
     processLabel: PROCESS, run: 1, table: 'time-profile', sampleCount: 0, sampleWeight: 0, threads: 1,
-    intervalSource: null, lane: 0, intervalName: '', name, listedName, ...fields,
+    intervalSource: null, lane: 0, intervalName: '', name, listedName, weighs: '', weightText: '', ...fields,
   };
 }
 
@@ -67,7 +69,13 @@ test('profiles are labelled without the process and run their listing shows', ()
   });
   assert.equal(profileLabel(lane), 'Points of Interest — com.example.app / Networking — lane 2');
   assert.equal(profileAmount(lane), '12 intervals');
-  assert.equal(profileAmount(profile({ kind: 'weighted', sampleCount: 1 })), '1 event');
+  // Events of other tables: what they weigh, not their samples (runs of one stack are one).
+  const waits = profile({ kind: 'weighted', sampleCount: 1, sampleWeight: 134_454_711, weighs: 'wait in system calls',
+    weightText: '134 ms' });
+  assert.equal(profileAmount(waits), '134 ms');
+  assert.equal(profileAmount({ ...waits, kind: 'all-threads', threads: 3 }), '134 ms, 3 threads');
+  assert.equal(profileAmount({ ...waits, unit: 'none', sampleWeight: 9_115_110, weighs: 'counter 1' }),
+    '9,115,110 events');
 });
 
 test('a process lists its main thread, busiest pool and all threads first, then pools and threads', () => {
@@ -80,8 +88,29 @@ test('a process lists its main thread, busiest pool and all threads first, then 
     profile({ kind: 'thread-pool', name: `_dispatch_worker_thread2 ×2 — ${PROCESS}`, threads: 2, sampleCount: 7308 }),
     profile({ kind: 'thread-pool', name: `_NSEventThread ×2 — ${PROCESS}`, threads: 2, sampleCount: 60 }),
   ];
-  assert.deepEqual(cpuOrder(profiles, [...profiles.keys()]), [1, 5, 4, 6, 0, 2, 3]);
-  assert.deepEqual(cpuOrder(profiles, [0, 2, 3]), [0, 2, 3]);
+  assert.deepEqual(threadOrder(profiles, [...profiles.keys()]), [1, 5, 4, 6, 0, 2, 3]);
+  assert.deepEqual(threadOrder(profiles, [0, 2, 3]), [0, 2, 3]);
+});
+
+test('a System Trace: where threads waited comes first, its main thread first', () => {
+  const weighted = (threadName, weighs, sampleWeight) => profile({
+    kind: 'weighted', threadName, weighs, sampleWeight, sampleCount: 3, table: 'syscall',
+    name: `${threadName} — ${PROCESS} — ${weighs}`,
+  });
+  const profiles = [
+    weighted('Thread 0x71a7be', 'time in system calls', 900),
+    weighted('Main Thread 0x20dfe6', 'time in system calls', 100),
+    weighted('Thread 0x71a7be', 'wait in system calls', 800),
+    weighted('Main Thread 0x20dfe6', 'wait in system calls', 90),
+    weighted('Main Thread 0x20dfe6', 'time off CPU', 140),
+    profile({ kind: 'all-threads', weighs: 'time off CPU', threads: 2, sampleCount: 9,
+      name: `All threads — ${PROCESS} — time off CPU` }),
+    thread('Main Thread 0x20dfe6', 5),  // CPU samples: no kind of weighted events
+  ];
+  assert.deepEqual(weightedKinds(profiles), ['time off CPU', 'wait in system calls', 'time in system calls']);
+  // The main thread first, whatever it weighs, then all threads together, then the others.
+  assert.deepEqual(threadOrder(profiles, [0, 1]), [1, 0]);
+  assert.deepEqual(threadOrder(profiles, [4, 5]), [4, 5]);
 });
 
 test('--list: CPU tables with pools and all threads, then intervals, samples during them and weighted events', () => {
@@ -94,6 +123,7 @@ test('--list: CPU tables with pools and all threads, then intervals, samples dur
       thread('_NSEventThread 0x461f71', 52),
       thread('_dispatch_worker_thread2 0x461f63', 15),
       profile({ kind: 'weighted', threadName: 'Main Thread 0x461dcb', table: 'virtual-memory', sampleCount: 40,
+        sampleWeight: 402_337, weighs: 'time in page faults', weightText: '402 µs',
         name: `Main Thread 0x461dcb — ${PROCESS} — time in page faults` }),
       profile({ kind: 'all-threads', name: `All threads — ${PROCESS}`, threads: 4, sampleCount: 8316 }),
       profile({ kind: 'thread-pool', name: `_dispatch_worker_thread2 ×2 — ${PROCESS}`, threads: 2, sampleCount: 7308 }),
@@ -141,9 +171,9 @@ Run 1
   during intervals:
     process ${PROCESS}
       Main Thread 0x461dcb — during "Load feed" (12, 0.8 s): 120 samples
-  weighted events:
+  weighted events, time in page faults:
     process ${PROCESS}
-      Main Thread 0x461dcb — time in page faults: 40 events
+      Main Thread 0x461dcb — time in page faults: 402 µs
   other tables (not read): kdebug (11,660 rows)
 Names: 3,237 of 3,280 sampled frames named (98.6%)
 `);

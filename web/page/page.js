@@ -8,7 +8,8 @@ import { ImportError } from './src/index.js';
 import { filesOfDirectory } from './src/input.js';
 import { Selections, fileRole, importKept, release, wholeJson } from './src/kept.js';
 import {
-  allocationCount, busiestFirst, cpuOrder, formatBytes, plural, profileAmount, profileLabel,
+  allocationCount, busiestFirst, formatBytes, isWeighted, plural, profileAmount, profileLabel,
+  threadOrder, weightedKinds,
 } from './src/labels.js';
 
 import { HINTS, SYMBOLS_HINT } from './hints.js';
@@ -199,14 +200,26 @@ function capitalized(text) {
 // samples); the thread picker groups a process's profiles by kind, and the
 // busiest thread is shown first.
 
-const PROFILE_GROUPS = [
-  { label: 'CPU', kinds: ['thread', 'thread-pool', 'all-threads'], order: cpuOrder },
-  // All allocations, then those still alive, by bytes then counted; VM regions.
-  { label: 'Memory', kinds: ['allocations', 'vm-regions'], order: (_, indices) => indices },
-  { label: 'Intervals', kinds: ['intervals'], order: (_, indices) => indices },  // by source and lane
-  { label: 'During intervals', kinds: ['during'], order: busiestFirst },
-  { label: 'Weighted events', kinds: ['weighted'], order: busiestFirst },
-];
+const inOrder = (_, indices) => indices;
+
+// The groups of a process's profiles: CPU samples, memory, then events of
+// other tables, a group per kind (where threads waited first: "Time off
+// CPU", "Wait in system calls"), then intervals.
+function profileGroups(profiles) {
+  const ofKinds = (kinds) => (profile) => kinds.includes(profile.kind) && !isWeighted(profile);
+  return [
+    { label: 'CPU', has: ofKinds(['thread', 'thread-pool', 'all-threads']), order: threadOrder },
+    // All allocations, then those still alive, by bytes then counted; VM regions.
+    { label: 'Memory', has: ofKinds(['allocations', 'vm-regions']), order: inOrder },
+    ...weightedKinds(profiles).map((weighs) => ({
+      label: capitalized(weighs),
+      has: (profile) => isWeighted(profile) && profile.weighs === weighs,
+      order: threadOrder,
+    })),
+    { label: 'Intervals', has: ofKinds(['intervals']), order: inOrder },  // by source and lane
+    { label: 'During intervals', has: ofKinds(['during']), order: busiestFirst },
+  ];
+}
 
 // What a group holds, by what counts first: its threads' samples (the views
 // repeat them), else its allocations, else its intervals, else its weighted events.
@@ -311,8 +324,8 @@ function profilesOfSelection() {
 function fillThreads(preferredIndex) {
   const { profiles } = current.summary;
   const shown = profilesOfSelection();
-  const groups = PROFILE_GROUPS.map(({ label, kinds, order }) => {
-    const members = order(profiles, shown.filter((index) => kinds.includes(profiles[index].kind)));
+  const groups = profileGroups(shown.map((index) => profiles[index])).map(({ label, has, order }) => {
+    const members = order(profiles, shown.filter((index) => has(profiles[index])));
     return {
       label: `${label} (${members.length})`,
       options: members.map((index) => ({

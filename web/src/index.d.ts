@@ -320,6 +320,15 @@ export interface ProfileSummary {
    * com.example.app", "lane 2"]. Joined with " — ", they name the profile
    * within its process. */
   listedName: string[];
+  /** What the weights are when they are no CPU samples, as the name ends:
+   * "time in system calls", "wait in system calls", "time off CPU", "time in
+   * page faults", "counter 1" ("weighted", and the "all-threads" and
+   * "thread-pool" views of such profiles), "all allocations, bytes"…
+   * ("allocations"); "" for CPU samples and intervals. */
+  weighs: string;
+  /** `sampleWeight` as a person reads a time ("134.8 ms") when the unit is
+   * nanoseconds; else "". */
+  weightText: string;
 }
 
 /** One kind of interval of one table and process: the Points of Interest of
@@ -343,10 +352,14 @@ export interface IntervalSourceSummary {
   /** Evented profiles ("intervals") drawing them: overlaps that do not nest
    * need lanes of their own. */
   lanes: number;
-  /** The most frequent interval names (at most 5), with their counts and total durations (ns). */
-  names: Array<{ name: string; intervals: number; totalDuration: number }>;
+  /** The most frequent interval names (at most 5, but every one of `states`), with their
+   * counts and total durations (ns, and as a person reads them: "6.0 ms"). */
+  names: Array<{ name: string; intervals: number; totalDuration: number; totalDurationText: string }>;
   /** How many distinct interval names the source has. */
   nameCount: number;
+  /** Whether its names are states whose time counts, every one listed: a
+   * thread's states in a System Trace ("Running", "Blocked"…). */
+  states: boolean;
 }
 
 export interface TableSummary {

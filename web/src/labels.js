@@ -70,7 +70,11 @@ export function profileLabel(profile) {
  */
 export function profileAmount(profile) {
   if (profile.kind === 'intervals') return plural(profile.sampleCount, 'interval');
-  if (profile.kind === 'weighted') return plural(profile.sampleCount, 'event');
+  if (isWeighted(profile)) {
+    // Consecutive events of one stack are one sample: what they weigh is told, not their count.
+    const weight = profile.unit === 'nanoseconds' ? profile.weightText : plural(profile.sampleWeight, 'event');
+    return profile.kind === 'all-threads' ? `${weight}, ${plural(profile.threads, 'thread')}` : weight;
+  }
   if (profile.kind === 'allocations' || profile.kind === 'vm-regions') {
     const count = plural(profile.sampleCount, profile.kind === 'allocations' ? 'allocation' : 'region');
     return profile.unit === 'bytes' ? `${count}, ${formatBytes(profile.sampleWeight)}` : count;
@@ -79,20 +83,36 @@ export function profileAmount(profile) {
   return profile.kind === 'all-threads' ? `${samples}, ${plural(profile.threads, 'thread')}` : samples;
 }
 
+// How busy a profile is: its samples, or what its events weigh (consecutive
+// events of one stack are one sample).
+const busyness = (profile) => (isWeighted(profile) ? profile.sampleWeight : profile.sampleCount);
+
 /** Indices (into `profiles`) of the busiest profile first, ties in profile order. */
 export function busiestFirst(profiles, indices) {
-  return [...indices].sort((a, b) => profiles[b].sampleCount - profiles[a].sampleCount);
+  return [...indices].sort((a, b) => busyness(profiles[b]) - busyness(profiles[a]));
 }
 
-const isMainThread = (profile) => profile.kind === 'thread' && /^Main Thread\b/.test(profile.threadName);
+/**
+ * Whether a profile weighs events of a table other than CPU samples (system
+ * calls, time off the CPU, page faults, a counter's counts), or is a view of
+ * such profiles: the core says what they weigh.
+ */
+export function isWeighted(profile) {
+  return profile.kind === 'weighted' ||
+    (['all-threads', 'thread-pool'].includes(profile.kind) && profile.weighs !== '');
+}
+
+// One thread's own profile: its CPU samples, or its events of another table.
+const isOneThread = (profile) => profile.kind === 'thread' || profile.kind === 'weighted';
+const isMainThread = (profile) => isOneThread(profile) && /^Main Thread\b/.test(profile.threadName);
 
 /**
- * A process's CPU profiles (indices into `profiles`) in listing order: what
- * one looks for first in a process of a thousand threads — its main thread,
- * its busiest thread pool, all its threads together — then its other pools
- * and threads, busiest first.
+ * A process's profiles of threads (indices into `profiles`: CPU samples, or
+ * events of one kind) in listing order: what one looks for first in a
+ * process of a thousand threads — its main thread, its busiest thread pool,
+ * all its threads together — then its other pools and threads, busiest first.
  */
-export function cpuOrder(profiles, indices) {
+export function threadOrder(profiles, indices) {
   const ordered = busiestFirst(profiles, indices);
   const of = (test) => ordered.filter((index) => test(profiles[index]));
   const [busiestPool, ...pools] = of((profile) => profile.kind === 'thread-pool');
@@ -101,6 +121,18 @@ export function cpuOrder(profiles, indices) {
     ...(busiestPool === undefined ? [] : [busiestPool]),
     ...of((profile) => profile.kind === 'all-threads'),
     ...pools,
-    ...of((profile) => profile.kind === 'thread' && !isMainThread(profile)),
+    ...of((profile) => isOneThread(profile) && !isMainThread(profile)),
   ];
+}
+
+// What is looked at first when an app hung: where its threads waited.
+const WAITING = ['time off CPU', 'wait in system calls'];
+
+/**
+ * The kinds of weighted events among `profiles` (their `weighs`): where
+ * threads waited first, then the others as they come.
+ */
+export function weightedKinds(profiles) {
+  const kinds = [...new Set(profiles.filter(isWeighted).map((profile) => profile.weighs))];
+  return [...WAITING.filter((kind) => kinds.includes(kind)), ...kinds.filter((kind) => !WAITING.includes(kind))];
 }
