@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { crc32, inflateRawSync, inflateSync } from 'node:zlib';
+import { crc32, deflateSync, inflateRawSync, inflateSync } from 'node:zlib';
 
 import { writeZip } from '../tests/support/zip-writer.js';
 
@@ -99,27 +99,53 @@ function withoutZeroTail(bytes) {
   return bytes.subarray(0, end);
 }
 
-// Bundles cut down to their first run's tables of intervals (signposts,
-// thermal states, life cycle…) and its uniquing files (no form.template, which
-// holds megabytes of symbols): small enough for the import target, they
-// reach the bundle's interval readers.
-function intervalBundleSeeds() {
-  const tables = /<schema name="(os-signpost|life-cycle-period|device-thermal-state-intervals|app-spin|region-of-interest|potential-hangs|runloop-events)"/;
+// Bundles cut down to one run's tables of intervals (signposts, thermal
+// states, life cycle…), of a System Trace's scheduling, system calls and
+// narratives, or of CPU Counters' samples, and its uniquing files (no
+// form.template, which holds megabytes of symbols); the longest tables cut to
+// their first rows (`cut`): small enough for the import target, they reach
+// the bundle's row decoder and every consumer.
+const INTERVALS = 'os-signpost|life-cycle-period|device-thermal-state-intervals|app-spin|region-of-interest|' +
+  'potential-hangs|runloop-events';
+const SEED_BUNDLES = [
+  { bundle: 'Ricks__Strux/Instruments.trace', run: 1, tables: INTERVALS },
+  { bundle: 'modplug__loops/profile.trace', run: 1, tables: INTERVALS },
+  {
+    bundle: 'BA-Partners__Documents/Untitled.trace', run: 1,
+    tables: 'thread-state|cpu-state|virtual-memory|syscall|thread-narrative|thread-info|process-info',
+    cut: { syscall: 3000, 'thread-narrative': 3000 },
+  },
+  { bundle: 'nealsid__emacs-module-wrapper-template/Instruments.trace', run: 19, tables: 'counters-profile' },
+];
+
+// A bulkstore (zlib) with only its first `rows` rows, zlib again.
+function cutRows(bytes, rows) {
+  const plain = inflateSync(bytes);
+  const rowSize = plain.readUInt32LE(16);
+  return deflateSync(plain.subarray(0, Math.min(plain.length, 0x1000 + rows * rowSize)));
+}
+
+function bundleSeeds() {
   const seeds = [];
-  for (const bundle of ['Ricks__Strux/Instruments.trace', 'modplug__loops/profile.trace']) {
+  for (const { bundle, run, tables, cut = {} } of SEED_BUNDLES) {
     const root = join(CORPUS, bundle);
     if (!existsSync(root)) continue;
-    const core = join(root, 'corespace', 'run1', 'core');
-    const kept = files(join(core, 'uniquing'));
+    const named = new RegExp(`<schema name="(${tables})"`);
+    const core = join(root, 'corespace', `run${run}`, 'core');
+    const kept = files(join(core, 'uniquing')).map((path) => [path, null]);
     for (const store of existsSync(join(core, 'stores')) ? readdirSync(join(core, 'stores')) : []) {
       const schema = join(core, 'stores', store, 'schema.xml');
-      if (existsSync(schema) && tables.test(expanded(readFileSync(schema)).toString('utf8'))) {
-        kept.push(...files(join(core, 'stores', store)));
+      const match = existsSync(schema) && named.exec(expanded(readFileSync(schema)).toString('utf8'));
+      if (!match) continue;
+      // No spindex: the importer reads rows, not the index.
+      for (const path of files(join(core, 'stores', store)).filter((file) => !basename(file).startsWith('spindex'))) {
+        kept.push([path, basename(path) === 'bulkstore' ? cut[match[1]] : null]);
       }
     }
-    const members = kept.map((path) => {
+    const members = kept.map(([path, rows]) => {
       const bytes = readFileSync(path);
-      return [`Instruments.trace/${path.slice(root.length + 1)}`, isZlib(bytes) ? bytes : withoutZeroTail(bytes)];
+      const data = rows ? cutRows(bytes, rows) : isZlib(bytes) ? bytes : withoutZeroTail(bytes);
+      return [`Instruments.trace/${path.slice(root.length + 1)}`, data];
     });
     seeds.push(writeZip(members.map(([name, data]) => ({ name, data, method: 0, crc: crc32(data), size: data.length }))));
   }
@@ -193,7 +219,7 @@ function main() {
       if (mangled) add('demangle', Buffer.from(mangled));
     }
   }
-  for (const bundle of intervalBundleSeeds()) add('import', bundle);
+  for (const bundle of bundleSeeds()) add('import', bundle);
   for (const binary of machOSeeds()) {
     add('macho', binary);
     add('symbolication', binary);

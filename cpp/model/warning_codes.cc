@@ -52,6 +52,10 @@ const std::vector<WarningKind> kKinds = {
      "rows of a table without a thread: samples are shown under \"Unknown Thread\", thread "
      "states are in no lane",
      "copy the whole bundle again, or export the table again with xctrace"},
+    {WarningCode::kUnknownValues, "UNKNOWN_VALUES",
+     "a bundle's rows name a state, system call or other value that is none of the run's "
+     "strings: it is shown by its number (\"syscall 372\", \"state 14\")",
+     "copy the whole bundle again (its corespace/run<N>/core/uniquing/strings)"},
     {WarningCode::kDeepCopyHiddenWeight, "DEEP_COPY_HIDDEN_WEIGHT",
      "a Deep Copy row weighs more than its callees: the excess is counted as its own; the message "
      "names the first such line",

@@ -30,6 +30,7 @@ enum class WarningCode : uint8_t {
   kIntervalsWithoutBegin,
   kRowsWithoutWeight,
   kRowsWithoutThread,
+  kUnknownValues,
   kDeepCopyHiddenWeight,
   kSymbolsUnreadable,
   kSymbolsNotRead,

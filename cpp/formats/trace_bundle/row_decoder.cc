@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "base/text.h"
 #include "formats/trace_bundle/bundle_context.h"
 #include "formats/trace_bundle/threads.h"
 
@@ -66,6 +67,9 @@ RowDecoder::RowDecoder(BundleContext& bundle, const Table& table, const tables::
     column.name_index = type == "XRThreadNameTypeID";
     column.time_weight = tables::WeightUnitOf(type) == tables::WeightUnit::kNanoseconds;
     column.typed_weight = tables::WeightUnitOf(type) == tables::WeightUnit::kFromCell;
+    if (spec.type == ValueType::kText && !column.message && !column.name_index) {
+      column.by_number = type == "XRSystemCallNameTypeID" ? "syscall" : spec.mnemonic;
+    }
     columns_.push_back(column);
   }
   std::stable_partition(columns_.begin(), columns_.end(), [](const BoundColumn& column) {
@@ -212,6 +216,15 @@ Status RowDecoder::DecodeText(const BoundColumn& column, uint64_t ref, Value* va
   if (ref == kNoReference) return OkStatus();
   value->present = true;
   if (!column.message) {
+    if (!column.by_number.empty()) {
+      if (!strings_) {
+        ASSIGN_OR_RETURN(strings_, run_.references.Strings());
+      }
+      if (ref >= strings_->size()) {
+        value->text = ByNumber(column, ref);
+        return OkStatus();
+      }
+    }
     ASSIGN_OR_RETURN(value->text, String(ref));
     return OkStatus();
   }
@@ -229,6 +242,18 @@ Status RowDecoder::DecodeText(const BoundColumn& column, uint64_t ref, Value* va
   }
   value->text = known->second;
   return OkStatus();
+}
+
+std::string_view RowDecoder::ByNumber(const BoundColumn& column, uint64_t index) {
+  std::string text = std::string(column.by_number) + " " + std::to_string(index);
+  if (by_number_said_.insert(column.by_number).second) {
+    bundle_.builder.AddWarning(
+        WarningCode::kUnknownValues,
+        "the " + table_.name() + " table of run " + std::to_string(table_.run()) + " names " +
+            std::string(column.by_number) + " " + std::to_string(index) + ", none of the run's " +
+            Counted(strings_->size(), "string") + ": shown as \"" + text + "\"");
+  }
+  return *by_number_.insert(std::move(text)).first;
 }
 
 Result<std::string_view> RowDecoder::String(uint64_t index) {

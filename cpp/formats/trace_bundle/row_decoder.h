@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -62,6 +63,9 @@ class RowDecoder final : public tables::RowContext {
     bool name_index = false;    // a thread name: its string's index in the upper 32 bits
     bool time_weight = false;   // a weight that is a time
     bool typed_weight = false;  // a weight that is a typed value (XRAnyTypeID)
+    // A label that names a value by its string (a state, a system call): one
+    // past the strings is shown by its number, this word first.
+    std::string_view by_number;
   };
 
   // A reference not looked up before: its index in pids_, threads_.
@@ -74,6 +78,8 @@ class RowDecoder final : public tables::RowContext {
   // cannot be read.
   Result<MessageReader*> Messages();
   Result<std::string_view> String(uint64_t index);
+  // "syscall 372": a label whose string index is past the run's strings, said once per column.
+  std::string_view ByNumber(const BoundColumn& column, uint64_t index);
   // nullopt when the run's messages cannot be read, which is said once per
   // run (MESSAGES_UNREADABLE).
   Result<std::optional<std::string>> Message(uint64_t ref);
@@ -95,6 +101,8 @@ class RowDecoder final : public tables::RowContext {
   std::unordered_map<uint64_t, std::string> message_texts_;                // by reference
   std::unordered_map<uint64_t, MessageReader::TypedValue> typed_weights_;  // by reference
   std::unordered_map<uint64_t, std::string> counter_texts_;                // by reference
+  std::set<std::string, std::less<>> by_number_;  // labels of values not in the strings
+  std::set<std::string_view> by_number_said_;     // the columns warned of
 };
 
 }  // namespace instrumentscope::trace_bundle

@@ -59,12 +59,19 @@ Status ReadSampleTable(BundleContext& bundle, const Table& table, const tables::
   std::optional<tables::SampleConsumer> consumer;
   std::optional<uint64_t> events;
   Status status = ConsumeRows(bundle, table, entry, &consumer, &events);
+  bool cpu_samples = entry.consumer == tables::Consumer::kCpuSamples;
+  if (!status.ok() && !cpu_samples) {
+    // Events beside the intervals: the table costs only itself, as theirs do.
+    return bundle.left_out.LeaveOut(
+        WarningCode::kTableUnreadable,
+        "the " + table.name() + " table of run " + std::to_string(table.run()), status,
+        std::string(entry.lost), PartRole::kDetails);
+  }
   if (!status.ok()) {
     return bundle.left_out.LeaveOut(WarningCode::kBundlePartUnreadable,
                                     "run " + std::to_string(table.run()), status,
                                     Lost(status, table.store.run, events), PartRole::kSamples);
   }
-  bool cpu_samples = entry.consumer == tables::Consumer::kCpuSamples;
   TableSummary summary{table.run(), std::string(entry.schema), consumer->rows(), cpu_samples};
   // Events weighted by their durations are read with the intervals, as
   // `ImportOptions::intervals` says: the recording's other tables.

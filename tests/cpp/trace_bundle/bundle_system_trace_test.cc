@@ -4,11 +4,14 @@
 // research pass's Python reader of the bulkstores, quoted here), and the
 // tables against one another.
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <map>
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "container/inflate.h"
 #include "test_support.h"
 
 namespace instrumentscope {
@@ -176,6 +179,75 @@ TEST_CASE(
         states["Running"] + states["Runnable"] + states["Preempted"] + states["Interrupted"];
     CHECK(time <= on_or_ready);
   }
+}
+
+// The rows of a copy's bulkstore, inflated, to be damaged and written back plain.
+struct Rows {
+  std::string path;
+  std::vector<uint8_t> bytes;
+  uint32_t row_size = 0;
+
+  Rows(const testing::ScratchCopy& copy, const std::string& store)
+      : path(copy / ("corespace/run1/core/stores/" + store + "/bulkstore")) {
+    std::vector<uint8_t> compressed = testing::ReadFile(path);
+    auto inflated = Inflate(ByteSpan(compressed.data(), compressed.size()), InflateFormat::kZlib,
+                            size_t{1} << 30);
+    REQUIRE(inflated.ok());
+    bytes = std::move(*inflated);
+    std::memcpy(&row_size, bytes.data() + 16, 4);
+  }
+  void SetU32(size_t row, size_t offset, uint32_t value) {
+    std::memcpy(bytes.data() + 0x1000 + row * row_size + offset, &value, 4);
+  }
+  void Write() const { testing::WriteFile(path, std::string(bytes.begin(), bytes.end())); }
+};
+
+TEST_CASE(
+    "A System Trace's damaged rows: a call or state past the strings by its number, a stack "
+    "past the uniquer costing its table") {
+  auto path = CorpusFileOrSkip(kSystemTrace);
+  if (!path) return;
+  testing::ScratchCopy copy(*path);
+  // syscall (indexed-store-18, 104-byte rows): row 0's call, category 2 of
+  // its topology @20, past the run's 4,562 strings; thread-state
+  // (indexed-store-7, 60 bytes): row 3's state @20 likewise; virtual-memory
+  // (indexed-store-17, 64 bytes): row 0's backtrace @60 past the uniquer.
+  Rows calls(copy, "indexed-store-18");
+  calls.SetU32(0, 20, 372000);
+  calls.Write();
+  Rows states(copy, "indexed-store-7");
+  states.SetU32(3, 20, 14000);
+  states.Write();
+  Rows faults(copy, "indexed-store-17");
+  REQUIRE(faults.row_size == 64);
+  faults.SetU32(0, 60, 0x7FFFFFF0);
+  faults.Write();
+
+  auto group = testing::ImportPath(copy.path());
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+  // Said once per column, with the value (warnings of a code are one line).
+  CHECK(testing::WarningMessages(*group, "UNKNOWN_VALUES") ==
+        std::vector<std::string>{
+            "the thread-state table of run 1 names state 14000, none of the run's 4,562 strings: "
+            "shown as \"state 14000\"; the syscall table of run 1 names syscall 372000, none of "
+            "the run's 4,562 strings: shown as \"syscall 372000\""});
+  bool call_shown = false, state_shown = false;
+  for (const Frame& frame : group->frames) {
+    call_shown |= frame.name == "syscall 372000";
+    state_shown |= frame.name == "state 14000";
+  }
+  CHECK(call_shown);
+  CHECK(state_shown);
+  // The page faults are left out, and said so; the rest imports.
+  CHECK(testing::WarningMessages(*group, "TABLE_UNREADABLE") ==
+        std::vector<std::string>{
+            "the virtual-memory table of run 1 left out: "
+            "corespace/run1/core/uniquing/arrayUniquer/integeruniquer.data is damaged (its page "
+            "faults): BUNDLE_CORRUPT: array 2147483632 is not in the uniquer (it holds 11748); the "
+            "kdebug table of run 1 left out: corespace/run1/core/stores/indexed-store-44/bulkstore "
+            "is missing (its row count: it is listed with 0 rows)"});
+  for (const Profile& profile : group->profiles) CHECK(profile.table != "virtual-memory");
 }
 
 }  // namespace
