@@ -34,6 +34,7 @@ const DEEP_COPY = 'jlfwong__speedscope/sample/profiles/Instruments/16.0/simple-t
 const STRUX_FOLDER = 'Ricks__Strux/Instruments.trace';
 const THOUSAND_THREADS_FOLDER = 'MulliganKyle__Thesis-EvaluationTool/Instruments3.trace';
 const SWIFTUI_26 = 'benjaminRomano__mperf/src/test/resources/example.trace.zip';
+const SYSTEM_TRACE_FOLDER = 'BA-Partners__Documents/Untitled.trace';
 const ALLOCATIONS = 'jlfwong__speedscope/sample/profiles/Instruments/8.3.3/simple-allocations.trace.zip';
 const BARE_ADDRESSES = 'openjdk__jmh/jmh-core/src/test/resources/org.openjdk.jmh.profile.xctrace/time-profile.xcode12.5.xml';
 const SKIP = CHROMIUM_SKIP || CORPUS_SKIP;
@@ -191,6 +192,47 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
     await saveScreenshot(page, 'intervals-time-order');
     assertCleanPage(page);
   });
+
+  test('a System Trace opens where a process\'s main thread waited, its thread states a lane away',
+    { skip: SKIP }, async () => {
+      const page = await openPage(session);
+      await dropPath(page, corpusFile(SYSTEM_TRACE_FOLDER));
+      assert.equal(await settledState(page), 'loaded');
+      const safari = await page.$$eval('#process-select option', (options) =>
+        options.find((option) => option.textContent.startsWith('Safari (pid 93499)'))?.value);
+      assert.ok(safari, 'Safari among the processes');
+      await page.selectOption('#process-select', safari);
+      // Where threads waited comes first, each group its main thread first.
+      const groups = await page.$$eval('#thread-select optgroup', (elements) =>
+        elements.map((group) => [group.label, group.querySelector('option').textContent]));
+      assert.deepEqual(groups.slice(0, 3), [
+        ['Time off CPU (7)', 'Main Thread 0x20dfe6 — time off CPU — 141 ms'],
+        ['Wait in system calls (6)', 'Main Thread 0x20dfe6 — wait in system calls — 134 ms'],
+        ['Time in system calls (7)', 'Main Thread 0x20dfe6 — time in system calls — 135 ms'],
+      ]);
+      assert.equal(await page.$eval('#thread-select', (select) => select.selectedOptions[0].textContent),
+        'Main Thread 0x20dfe6 — time off CPU — 141 ms');
+      // Its waits in system calls: the run loop waiting in mach_msg2_trap, the leaf.
+      const waits = await page.$$eval('#thread-select optgroup[label^="Wait in system calls"] option',
+        (options) => options[0].value);
+      await page.selectOption('#thread-select', waits);
+      const viewer = page.frameLocator('#viewer iframe');
+      await viewer.getByText(/^Main Thread 0x20dfe6 — Safari \(pid 93499\) — wait in system calls \(\d+\/\d+\)$/).waitFor();
+      const names = await leftEdgeNames(page);
+      assert.equal(names.at(-1), 'mach_msg2_trap', JSON.stringify(names));
+      await saveScreenshot(page, 'system-trace-main-thread-waits');
+      // Its thread states, a lane of intervals: blocked nearly all the run.
+      const lane = await page.$$eval('#thread-select optgroup[label^="Intervals"] option', (options) =>
+        options.find((option) => option.textContent.startsWith('Thread states — Main Thread 0x20dfe6'))?.value);
+      assert.ok(lane, 'the main thread\'s thread-state lane');
+      await page.selectOption('#thread-select', lane);
+      await viewer.getByText(/^Thread states — Main Thread 0x20dfe6 — Safari \(pid 93499\) \(\d+\/\d+\)$/).waitFor();
+      await assertFlameGraphShows(page, 'Blocked');
+      await viewer.getByText('Time Order').click();
+      await page.waitForTimeout(500);  // for the screenshot: speedscope redraws on its next frame
+      await saveScreenshot(page, 'system-trace-thread-states');
+      assertCleanPage(page);
+    });
 
   test('a process of a thousand threads lists its main thread, its pool and all threads first',
     { skip: SKIP }, async () => {

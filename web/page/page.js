@@ -173,7 +173,10 @@ function showSymbols() {
   element('symbols-status').hidden = names.length === 0;
 }
 
-/** "8,338 samples in 10 threads, 84,672 allocations, 189 intervals from 2 sources, 1,900 weighted events". */
+/**
+ * "8,338 samples in 10 threads, 84,672 allocations, 189 intervals from 2
+ * sources, 214 profiles of time off CPU, wait in system calls".
+ */
 function contentsText({ profiles, intervalSources }) {
   const ofKind = (kind) => profiles.filter((profile) => profile.kind === kind);
   const total = (list) => list.reduce((sum, profile) => sum + profile.sampleCount, 0);
@@ -186,7 +189,8 @@ function contentsText({ profiles, intervalSources }) {
     const intervals = intervalSources.reduce((sum, source) => sum + source.intervals, 0);
     parts.push(`${plural(intervals, 'interval')} from ${plural(intervalSources.length, 'source')}`);
   }
-  if (weighted.length) parts.push(plural(total(weighted), 'weighted event'));
+  // Consecutive events of one stack are one sample: the profiles are counted, and what they weigh said.
+  if (weighted.length) parts.push(`${plural(weighted.length, 'profile')} of ${weightedKinds(weighted).join(', ')}`);
   return parts.join(', ');
 }
 
