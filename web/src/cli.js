@@ -32,10 +32,14 @@ or the text of an Instruments Deep Copy of a call tree; - reads standard input
   -o, --output FILE  write the profile to FILE instead of standard output
       --run N        import only run N of the recording
       --list         list runs, tables, processes, threads, thread pools and
-                     intervals, with their counts
+                     intervals, with their counts; a System Trace's threads
+                     with their time in each state, and where each process's
+                     threads waited (time off CPU, in system calls), main
+                     thread first
       --no-intervals CPU samples only, one profile per thread: no intervals
-                     (signposts, hangs, thermal states), no events of other
-                     tables, no profiles of threads together or of samples
+                     (signposts, hangs, thermal states, thread states), no
+                     events of other tables (system calls, time off CPU, page
+                     faults), no profiles of threads together or of samples
                      during intervals
       --merge-consecutive
                      write each run of consecutive samples of one stack as one

@@ -19,7 +19,7 @@ using tables::TypedRow;
 Result<tables::IntervalTable> ConsumeRows(BundleContext& bundle, const Table& table,
                                           const tables::TableEntry& entry, const TableRows& rows,
                                           uint64_t* events) {
-  RowDecoder decoder(bundle, table, entry, rows);
+  RowDecoder decoder(bundle, table, entry, rows.layout());
   if (!decoder.missing().empty()) {
     return Status(ErrorCode::kBundleUnsupported, decoder.missing()).WithPath(rows.path());
   }

@@ -49,9 +49,8 @@ bool RowDecoder::SampleColumnType(std::string_view engineering_type) {
 }
 
 RowDecoder::RowDecoder(BundleContext& bundle, const Table& table, const tables::TableEntry& entry,
-                       const TableRows& rows)
+                       const RowLayout& layout)
     : bundle_(bundle), table_(table), run_(bundle.Run(table.store.run)) {
-  const RowLayout& layout = rows.layout();
   std::vector<std::string_view> missing;
   for (const tables::ColumnSpec& spec : entry.columns) {
     BitSlot slot = layout.Field(spec.mnemonic);

@@ -36,7 +36,7 @@ struct CoreRunState;
 class RowDecoder final : public tables::RowContext {
  public:
   RowDecoder(BundleContext& bundle, const Table& table, const tables::TableEntry& entry,
-             const TableRows& rows);
+             const RowLayout& layout);
 
   // Why the table cannot be read: the required columns it lacks; else empty.
   const std::string& missing() const { return missing_; }
@@ -65,7 +65,7 @@ class RowDecoder final : public tables::RowContext {
     bool typed_weight = false;  // a weight that is a typed value (XRAnyTypeID)
     // A label that names a value by its string (a state, a system call): one
     // past the strings is shown by its number, this word first.
-    std::string_view by_number;
+    std::string_view by_number = {};
   };
 
   // A reference not looked up before: its index in pids_, threads_.

@@ -11,37 +11,54 @@
 namespace instrumentscope::trace_bundle {
 namespace {
 
-// Reads the table's rows into `consumer`; `events` gets the number of rows,
-// once known.
+// Hands each row, decoded, to the table's consumer, made once the rows'
+// layout is known.
+class SampleRows final : public RowVisitor {
+ public:
+  SampleRows(BundleContext& bundle, const Table& table, const tables::TableEntry& entry,
+             std::optional<tables::SampleConsumer>* consumer)
+      : bundle_(bundle), table_(table), entry_(entry), consumer_(*consumer) {}
+
+  Status Start(const RowLayout& layout) override {
+    decoder_.emplace(bundle_, table_, entry_, layout);
+    if (!decoder_->missing().empty()) {
+      return Status(ErrorCode::kBundleUnsupported, decoder_->missing())
+          .WithPath(table_.store.BulkStorePath());
+    }
+    consumer_.emplace(entry_, table_.run(), decoder_->roles(), *decoder_, bundle_.builder);
+    if (bundle_.row_observer)
+      bundle_.row_observer->StartTable(entry_, table_.run(), decoder_->roles());
+    return OkStatus();
+  }
+
+  Status Visit(const Row& row) override {
+    RETURN_IF_ERROR(decoder_->Decode(row, &typed_));
+    if (bundle_.row_observer) bundle_.row_observer->Row(typed_, *decoder_);
+    return consumer_->Add(typed_);
+  }
+
+ private:
+  BundleContext& bundle_;
+  const Table& table_;
+  const tables::TableEntry& entry_;
+  std::optional<tables::SampleConsumer>& consumer_;
+  std::optional<RowDecoder> decoder_;
+  tables::TypedRow typed_;
+};
+
+// Reads the table's rows into `consumer` as its bulkstore inflates; `events`
+// gets the number of rows, once known.
 Status ConsumeRows(BundleContext& bundle, const Table& table, const tables::TableEntry& entry,
                    std::optional<tables::SampleConsumer>* consumer,
                    std::optional<uint64_t>* events) {
-  auto rows = ReadRows(bundle.files, table);
-  if (!rows.ok()) return rows.status();
-  RowDecoder decoder(bundle, table, entry, *rows);
-  if (!decoder.missing().empty()) {
-    return Status(ErrorCode::kBundleUnsupported, decoder.missing()).WithPath(rows->path());
-  }
-  consumer->emplace(entry, table.run(), decoder.roles(), decoder, bundle.builder);
-  tables::RowObserver* observer = bundle.row_observer;
-  if (observer) observer->StartTable(entry, table.run(), decoder.roles());
-  tables::TypedRow typed;
-  for (uint64_t i = 0; i < rows->size(); ++i) {
-    if (rows->IsPadding(i)) continue;
-    Status decoded = decoder.Decode(rows->row(i), &typed);
-    if (!decoded.ok()) {
-      *events = rows->CountEvents();
-      return rows->InRow(decoded, i);
-    }
-    if (observer) observer->Row(typed, decoder);
-    Status added = (*consumer)->Add(typed);
-    if (!added.ok()) {
-      *events = rows->CountEvents();
-      return rows->AtRow(added, i);
-    }
-  }
+  SampleRows rows(bundle, table, entry, consumer);
+  constexpr uint64_t kNotCounted = UINT64_MAX;  // the bulkstore could not be read to its end
+  uint64_t counted = kNotCounted;
+  Status status = StreamRows(bundle.files, table, rows, &counted);
+  if (counted != kNotCounted) *events = counted;
+  RETURN_IF_ERROR(status);
   *events = (*consumer)->rows();
-  return (*consumer)->Commit(bundle.builder, rows->path());
+  return (*consumer)->Commit(bundle.builder, table.store.BulkStorePath());
 }
 
 // What a run loses with its samples: with its uniquer, what places them

@@ -382,19 +382,30 @@ void BulkStoreRowCounter::CountRows(ByteSpan bytes, uint64_t position) {
     if (!header.ok()) return;
     data_start_ = header->data_start;
     row_size_ = header->row_size;
+    if (visit_) row_.assign(row_size_ + sizeof(uint64_t), 0);
   }
   if (position + bytes.size() <= data_start_) return;
   if (position < data_start_) {
     bytes = bytes.subspan(static_cast<size_t>(data_start_ - position));
     position = data_start_;
   }
+  bool visiting = visit_ && visit_error_.ok();
   while (!bytes.empty()) {
     size_t take = std::min<uint64_t>(bytes.size(), row_size_ - row_filled_);
-    row_has_data_ = row_has_data_ || !AllZero(bytes.first(take));
+    ByteSpan part = bytes.first(take);
+    row_has_data_ = row_has_data_ || !AllZero(part);
+    if (visiting) std::memcpy(row_.data() + row_filled_, part.data(), take);
     row_filled_ += take;
     bytes = bytes.subspan(take);
     if (row_filled_ == row_size_) {
-      rows_ += row_has_data_ ? 1 : 0;
+      if (row_has_data_) {
+        ++rows_;
+        if (visiting) {
+          visit_error_ = visit_(row_index_, ByteSpan(row_.data(), row_.size()));
+          visiting = visit_error_.ok();
+        }
+      }
+      ++row_index_;
       row_filled_ = 0;
       row_has_data_ = false;
     }

@@ -6,6 +6,7 @@
 #define INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_STORE_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -127,23 +128,42 @@ class BulkStore {
 
 // Counts the rows of a bulkstore that are no padding from its bytes given in
 // order, a piece at a time: a table that is only listed is never held whole.
+// Given a visitor, it hands it each such row too, as it completes: a table
+// read this way is never held whole either (one row at a time).
 class BulkStoreRowCounter {
  public:
+  // Row `row` (its index among all rows, padding included), its bytes
+  // followed by 8 of zeros (a field is read a word at a time). An error
+  // stops the visits, not the count.
+  using Visit = std::function<Status(uint64_t row, ByteSpan bytes)>;
+
+  BulkStoreRowCounter() = default;
+  explicit BulkStoreRowCounter(Visit visit) : visit_(std::move(visit)) {}
+
   void Feed(ByteSpan piece);
   // The count, or the error BulkStore::Open gives for the same bytes.
   Result<uint64_t> Finish() const;
   uint64_t size() const { return size_; }
+  // Known once the header is read (0 before), for visitors that lay out rows.
+  uint32_t row_size() const { return row_size_; }
+  uint64_t row_offset(uint64_t row) const { return data_start_ + row * row_size_; }
+  // The first error a visit returned.
+  const Status& visit_error() const { return visit_error_; }
 
  private:
   void CountRows(ByteSpan bytes, uint64_t position);
 
+  Visit visit_;
+  Status visit_error_;
   std::vector<uint8_t> head_;
+  std::vector<uint8_t> row_;  // the row being filled, when visiting
   uint64_t size_ = 0;
   uint64_t data_start_ = 0;
   uint32_t row_size_ = 0;  // 0 until the header is read
   uint32_t row_filled_ = 0;
   bool row_has_data_ = false;
-  uint64_t rows_ = 0;
+  uint64_t rows_ = 0;       // that are no padding
+  uint64_t row_index_ = 0;  // of the row being filled, padding included
 };
 
 }  // namespace instrumentscope::trace_bundle

@@ -79,6 +79,37 @@ Result<TableRows> ReadRows(BundleFiles& files, const Table& table) {
   return TableRows(rows.take(), layout.take(), path);
 }
 
+Status StreamRows(BundleFiles& files, const Table& table, RowVisitor& visitor, uint64_t* events) {
+  std::string path = table.store.BulkStorePath();
+  std::optional<StoreDescriptor> descriptor;
+  ASSIGN_OR_RETURN(descriptor, ReadStoreDescriptor(files, table.store));
+  std::optional<RowLayout> layout;
+  auto start = [&](uint32_t row_size) -> Status {
+    auto laid_out = LayoutRow(table.schema, descriptor, row_size);
+    if (!laid_out.ok()) return laid_out.status().WithPath(path);
+    layout.emplace(laid_out.take());
+    return visitor.Start(*layout);
+  };
+  BulkStoreRowCounter* rows = nullptr;
+  BulkStoreRowCounter counter([&](uint64_t row, ByteSpan bytes) -> Status {
+    if (!layout) RETURN_IF_ERROR(start(rows->row_size()));
+    Status visited = visitor.Visit(Row(bytes));
+    if (visited.ok() || (!visited.path().empty() && visited.path() != path)) return visited;
+    Status located(visited.code(),
+                   visited.message() + " (row " + std::to_string(row) + " of " + path + ")");
+    located.WithPath(path).WithOffset(visited.offset().value_or(rows->row_offset(row)));
+    return located;
+  });
+  rows = &counter;
+  RETURN_IF_ERROR(files.ReadInPieces(path, [&](ByteSpan piece) { counter.Feed(piece); }));
+  auto count = counter.Finish();
+  if (!count.ok()) return count.status().WithPath(path);
+  *events = *count;
+  RETURN_IF_ERROR(counter.visit_error());
+  // A table of no rows is started all the same: its consumer says what it holds.
+  return layout ? OkStatus() : start(counter.row_size());
+}
+
 Result<uint64_t> CountRows(BundleFiles& files, const Table& table) {
   std::string path = table.store.BulkStorePath();
   // The descriptor's count saves inflating a table only listed (9.3.1 on):

@@ -85,7 +85,7 @@ Status ReadNameTable(BundleContext& bundle, const Table& table, const tables::Ta
     auto table_rows = ReadRows(bundle.files, table);
     if (!table_rows.ok()) return table_rows.status();
     *rows = table_rows->CountEvents();
-    RowDecoder decoder(bundle, table, entry, *table_rows);
+    RowDecoder decoder(bundle, table, entry, table_rows->layout());
     if (!decoder.missing().empty()) {
       return Status(ErrorCode::kBundleUnsupported, decoder.missing()).WithPath(table_rows->path());
     }

@@ -1,5 +1,6 @@
 // The pieces of the bundle importer, each on its own: file trees, the array
 // uniquer, stores and row layouts, symbol tables and archives, form.template.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "base/identifiers.h"
@@ -267,6 +268,46 @@ TEST_CASE("A bulkstore's rows are counted in pieces as BulkStore reads them whol
     Status open = BulkStore::Open(Bytes(damaged)).status();
     REQUIRE_FALSE(open.ok());
     CHECK(CountInPieces(damaged, 7).status().ToString() == open.ToString());
+  }
+}
+
+TEST_CASE("A bulkstore's rows are visited in pieces as BulkStore reads them whole") {
+  std::vector<uint8_t> store;
+  for (uint32_t word : {0x12340A0Au, 3u, 40u, 64u, 12u}) PutU32(store, word);
+  store.resize(64, 0);
+  for (uint64_t row = 0; row < 40; ++row) {
+    PutU32(store, static_cast<uint32_t>(row));
+    PutU64(store, row % 3 == 0 ? 0 : row << 40);
+    if (row % 3 == 0) std::fill(store.end() - 12, store.end(), 0);  // every third row is padding
+  }
+  auto whole = BulkStore::Open(Bytes(store));
+  REQUIRE(whole.ok());
+  for (size_t piece : {size_t{1}, size_t{7}, size_t{12}, size_t{64}, store.size()}) {
+    INFO("pieces of " << piece);
+    std::vector<uint64_t> visited;
+    BulkStoreRowCounter counter([&](uint64_t row, ByteSpan bytes) -> Status {
+      // The row's own bytes, then 8 of zeros a field may be read into.
+      REQUIRE(bytes.size() == 12 + 8);
+      ByteSpan expected = whole->Row(row);
+      CHECK(std::equal(expected.data(), expected.data() + 12, bytes.data()));
+      CHECK(std::all_of(bytes.data() + 12, bytes.data() + bytes.size(),
+                        [](uint8_t byte) { return byte == 0; }));
+      visited.push_back(row);
+      // The visitor's error stops the visits, not the count.
+      return visited.size() == 20 ? Status(ErrorCode::kBadSample, "enough") : OkStatus();
+    });
+    for (size_t at = 0; at < store.size(); at += piece) {
+      counter.Feed(ByteSpan(store.data() + at, std::min(piece, store.size() - at)));
+    }
+    CHECK(counter.row_size() == 12);
+    CHECK(counter.row_offset(2) == 88);
+    REQUIRE(counter.Finish().ok());
+    CHECK(*counter.Finish() == 26);
+    CHECK(counter.visit_error().message() == "enough");
+    REQUIRE(visited.size() == 20);
+    for (uint64_t row : visited) CHECK_FALSE(whole->IsPadding(row));
+    CHECK(visited.front() == 1);
+    CHECK(visited.back() == 29);
   }
 }
 
