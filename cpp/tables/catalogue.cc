@@ -301,7 +301,7 @@ std::vector<TableEntry> MakeCatalogue() {
                                 kProcess,
                                 kThread},
                                "Cores",
-                               "a core",
+                               "Running",  // a row without a state: its thread's
                                SourceSplit::kRun,
                                DuringViews::kNone,
                                "",

@@ -191,8 +191,9 @@ uint32_t SampleConsumer::ThreadOf(const TypedRow& row) {
   auto described = [&] {
     return SampleThread{context_.ThreadName(thread), thread.number, context_.ProcessName(pid), pid};
   };
-  if (index == IntegerMap::kNoValue)
+  if (index == IntegerMap::kNoValue) {
     return thread_index_.Insert(thread.key, add(described())).first;
+  }
   auto other = threads_of_other_pids_.find({thread.key, pid});
   if (other != threads_of_other_pids_.end()) return other->second;
   uint32_t added = add(described());

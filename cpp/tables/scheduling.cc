@@ -5,7 +5,7 @@
 // ("Runnable: made runnable by a timer expiration…"). cpu-state: what each
 // core ran, a lane per core, each interval named by the process on the core
 // and labelled with its thread, or by the core's state when no thread ran
-// ("Handling Interrupt").
+// ("Handling Interrupt"; "Running" when the row names none).
 #include <map>
 #include <string>
 #include <utility>
@@ -64,20 +64,21 @@ class CoreStates final : public ConsumerBase {
   Status Add(const TypedRow& row) override {
     std::pair<int64_t, int64_t> span;
     ASSIGN_OR_RETURN(span, RowSpan(row, columns_));
-    std::string core = row.has(Role::kCore) ? "CPU " + std::to_string(row[Role::kCore].number)
-                                            : std::string(entry_.unlabelled);
+    // A row of no core: a lane of the table's name alone.
+    std::string core = row.has(Role::kCore) ? "CPU " + std::to_string(row[Role::kCore].number) : "";
     auto source = sources_.find(core);
     if (source == sources_.end()) {
       source = sources_.emplace(core, table_.Source(Named(core), -1, "")).first;
     }
     std::string state(row.text(Role::kLabel));
+    if (state.empty()) state = std::string(entry_.unlabelled);
     if (!row.has(Role::kThread)) {
       table_.Add(source->second, span.first, span.second, state, state);
       return OkStatus();
     }
     const Occupant& occupant = OccupantOf(row);
     // Running is the thread's time; another state (Handling Interrupt) the core's own.
-    if (state == kRunning || state.empty()) {
+    if (state == kRunning) {
       table_.Add(source->second, span.first, span.second, occupant.process, occupant.label);
     } else {
       table_.Add(source->second, span.first, span.second, state,
@@ -95,7 +96,9 @@ class CoreStates final : public ConsumerBase {
 
   const Occupant& OccupantOf(const TypedRow& row) {
     const Value& thread = row[Role::kThread];
-    int64_t pid = thread.pid >= 0 ? thread.pid : row[Role::kProcess].pid;
+    int64_t pid = thread.pid >= 0           ? thread.pid
+                  : row.has(Role::kProcess) ? row[Role::kProcess].pid
+                                            : -1;
     auto known = occupants_.find({thread.key, pid});
     if (known != occupants_.end()) return known->second;
     Occupant occupant;
