@@ -38,6 +38,7 @@ SampleConsumer::SampleConsumer(const TableEntry& entry, uint32_t run, RoleSet co
       weight_is_duration_(false),
       has_kernel_stack_(columns.has(Role::kKernelBacktrace)),
       has_narrative_(columns.has(Role::kNarrative)),
+      has_counters_(columns.has(Role::kCounters)),
       room_(builder.sample_room()) {
   for (const ColumnSpec& spec : entry.columns) {
     if (spec.role == Role::kWeight) weight_is_duration_ = spec.type == ValueType::kDuration;
@@ -98,7 +99,7 @@ Status SampleConsumer::Add(const TypedRow& row) {
     RETURN_IF_ERROR(AddTo(views_[1], thread, static_cast<int64_t>(time.number),
                           static_cast<int64_t>(second), stack));
   }
-  if (row.has(Role::kCounters)) {
+  if (has_counters_ && row.has(Role::kCounters)) {
     RETURN_IF_ERROR(
         AddCounts(row.text(Role::kCounters), thread, static_cast<int64_t>(time.number), stack));
   }

@@ -91,6 +91,7 @@ class SampleConsumer {
   bool weight_is_duration_;
   bool has_kernel_stack_;
   bool has_narrative_;  // rows of spans off the CPU are kept, their span the leaf
+  bool has_counters_;   // a view per performance counter
   uint64_t room_;       // the samples limits.maxSamples lets in: no other table adds any meanwhile
   std::optional<bool> weight_is_time_;  // from the first row with a weight
 

@@ -95,6 +95,7 @@ class TypedRow {
 class RoleSet {
  public:
   void Add(Role role) { bits_ |= Bit(role); }
+  void Remove(Role role) { bits_ &= ~Bit(role); }
   bool has(Role role) const { return (bits_ & Bit(role)) != 0; }
 
  private:

@@ -25,7 +25,10 @@ class SampleRows final : public RowVisitor {
       return Status(ErrorCode::kBundleUnsupported, decoder_->missing())
           .WithPath(table_.store.BulkStorePath());
     }
-    consumer_.emplace(entry_, table_.run(), decoder_->roles(), *decoder_, bundle_.builder);
+    tables::RoleSet roles = decoder_->roles();
+    // Counters' views are other profiles than the threads': none without intervals.
+    if (!bundle_.options.intervals) roles.Remove(tables::Role::kCounters);
+    consumer_.emplace(entry_, table_.run(), roles, *decoder_, bundle_.builder);
     if (bundle_.row_observer)
       bundle_.row_observer->StartTable(entry_, table_.run(), decoder_->roles());
     return OkStatus();

@@ -8,7 +8,7 @@ DocumentReader::DocumentReader(ProfileBuilder& builder, const ImportOptions& opt
     : builder_(builder),
       options_(options),
       cells_(builder, options.limits, error_),
-      rows_(builder, cells_.threads(), cells_.texts(), error_) {}
+      rows_(builder, cells_.threads(), cells_.texts(), error_, options.intervals) {}
 
 Content DocumentReader::Start(std::vector<OpenElement>& stack, const Attributes& attributes) {
   OpenElement& open = stack.back();

@@ -51,6 +51,7 @@ bool TableRows::StartTable(const tables::TableEntry& entry, const std::vector<Co
   if (tables::MakesIntervals(entry.consumer)) {
     intervals_ = tables::MakeConsumer(entry, run, roles, *this);
   } else {
+    if (!views_) roles.Remove(Role::kCounters);
     samples_consumer_ =
         std::make_unique<tables::SampleConsumer>(entry, run, roles, *this, builder_);
   }

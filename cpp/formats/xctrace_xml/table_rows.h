@@ -39,9 +39,16 @@ namespace instrumentscope::xctrace_xml {
 
 class TableRows final : public tables::RowContext {
  public:
+  // `views`: whether CPU samples get views of other profiles than their
+  // threads' (a performance counter's), as ImportOptions::intervals says.
   TableRows(ProfileBuilder& builder, ThreadCells& threads, const TextCells& texts,
-            FirstError& error)
-      : builder_(builder), threads_(threads), texts_(texts), error_(error), committer_(builder) {}
+            FirstError& error, bool views)
+      : builder_(builder),
+        threads_(threads),
+        texts_(texts),
+        error_(error),
+        committer_(builder),
+        views_(views) {}
 
   // The rows that follow are those of `entry`'s table, with these columns, of
   // this run. False when the table lacks a column it needs (said in a warning).
@@ -100,6 +107,7 @@ class TableRows final : public tables::RowContext {
   const TextCells& texts_;
   FirstError& error_;
   tables::TableCommitter committer_;
+  bool views_;
 
   // The current table: one of its consumers.
   const tables::TableEntry* entry_ = nullptr;

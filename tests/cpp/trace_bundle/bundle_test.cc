@@ -168,6 +168,14 @@ TEST_CASE("A CPU Counters bundle: its runs' samples, weighed as recorded, and a 
     CHECK(table.has_cpu_samples);  // read, empty or not
   }
   CHECK(tables == 20);
+
+  // Without intervals, one profile per thread: no counter's view.
+  ImportOptions options;
+  options.intervals = false;
+  auto threads_only = testing::ImportPath(*path, options);
+  REQUIRE(threads_only.ok());
+  for (const Profile& profile : threads_only->profiles) CHECK(profile.kind == ProfileKind::kThread);
+  CHECK(threads_only->profiles.size() == 21);
 }
 
 TEST_CASE("Every bundle in the corpus imports, or says why it cannot") {

@@ -131,6 +131,17 @@ TEST_CASE("Each performance counter of an export is a view weighing its counts, 
         for (const auto& sample : builder.raw_samples(thread)) actual[counter] += sample.weight;
       }
       CHECK(actual == expected);
+
+      // Without intervals, one profile per thread: no counter's view.
+      ProfileBuilder threads_only;
+      ImportOptions options;
+      options.intervals = false;
+      auto plain = xctrace_xml::CreateImporter(threads_only, options);
+      REQUIRE(plain->Feed(ByteSpan(bytes.data(), bytes.size())).ok());
+      REQUIRE(plain->Finish().ok());
+      for (ProfileBuilder::ThreadId thread = 0; thread < threads_only.thread_count(); ++thread) {
+        CHECK(threads_only.content(thread).kind == ProfileKind::kThread);
+      }
     }
   }
 }
