@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the catalogue's variants of bundle-valid-control.zip and valid-control.xml:
-empty members, cyclic binary plists and keyed archives, out-of-order timestamps.
+empty members, cyclic binary plists and keyed archives, out-of-order timestamps, a
+System Trace's tables beside the control's samples, damaged.
 
     python3 tests/malformed/make-variants.py    (from the repository's top)
 
@@ -90,6 +91,62 @@ bundle_variant('bundle-descriptor-cyclic-plist.zip',
                add={STORE + 'bulkstore_descriptor': self_containing})
 bundle_variant('bundle-descriptor-cyclic-archive.zip',
                add={STORE + 'bulkstore_descriptor': self_referring_archive})
+
+# A System Trace's stores beside the control's time-profile, without
+# descriptors (their rows laid out by the schema, as Instruments 8 lays them
+# out): the 18-byte interval topology (start bits 0-49, duration 50-99,
+# category 1 100-121, category 2 122-143), then 4 bytes per other column.
+ST_STORE = 'x.trace/corespace/run1/core/stores/indexed-store-1/'
+STRINGS = 'x.trace/corespace/run1/core/uniquing/strings'
+TOPOLOGY = [('start', 'XRStartTimeTypeID', 'XRTraceRelativeTimestampFieldID'),
+            ('duration', 'XRDurationTypeID', 'XRDurationFieldID')]
+
+
+def schema(name, columns):
+    cells = ''.join(
+        f'<column mnemonic="{mnemonic}" engineeringType="{kind}"' +
+        (f' topologyField="{field}"' if field else '') + '/>' for mnemonic, kind, field in columns)
+    return f'<schema name="{name}" topology="XRTD50_CC22_TypeID">{cells}</schema>'.encode()
+
+
+def interval_rows(rows, tail_size):
+    """A bulkstore of (start, duration, category 1, category 2, tail) rows."""
+    row_size = 18 + tail_size
+    out = bytearray(struct.pack('<IIIII', 0x12340A0A, 3, 40, 0x1000, row_size))
+    out += bytes(0x1000 - len(out))
+    for start, duration, first, second, tail in rows:
+        topology = start | duration << 50 | first << 100 | second << 122
+        out += topology.to_bytes(18, 'little') + tail
+    return bytes(out)
+
+
+def strings_plist(strings):
+    items = ''.join(f'<string>{text}</string>' for text in strings)
+    return ('<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><array>' + items +
+            '</array></plist>').encode()
+
+
+# syscall: thread 1 (tid 7 of pid 42), its call the strings' index, process 0, no backtrace.
+SYSCALL = schema('syscall', TOPOLOGY + [
+    ('thread', 'XRThreadTypeID', 'XRCategory1FieldID'),
+    ('call', 'XRSystemCallNameTypeID', 'XRCategory2FieldID'),
+    ('process', 'XRProcessTypeID', None),
+    ('backtrace', 'XRBacktraceTypeID', None)])
+CALLS = interval_rows([(1000, 500, 1, 1, struct.pack('<II', 0, 0xFFFFFFFF)),
+                       (2000, 300, 1, 372, struct.pack('<II', 0, 0xFFFFFFFF))], 8)
+bundle_variant('bundle-syscall-unknown-call.zip', add={
+    ST_STORE + 'schema.xml': SYSCALL, ST_STORE + 'bulkstore': CALLS,
+    STRINGS: strings_plist(['', 'MSC_mach_msg2_trap'])})
+bundle_variant('bundle-syscall-no-strings.zip', add={
+    ST_STORE + 'schema.xml': SYSCALL, ST_STORE + 'bulkstore': CALLS})
+# thread-state without its start: its thread is category 1, its state category 2.
+bundle_variant('bundle-thread-state-no-start.zip', add={
+    ST_STORE + 'schema.xml': schema('thread-state', TOPOLOGY[1:] + [
+        ('thread', 'XRThreadTypeID', 'XRCategory1FieldID'),
+        ('state', 'XRThreadStateTypeID', 'XRCategory2FieldID'),
+        ('process', 'XRProcessTypeID', None)]),
+    ST_STORE + 'bulkstore': interval_rows([(1000, 500, 1, 1, struct.pack('<I', 0))], 4),
+    STRINGS: strings_plist(['', 'Running'])})
 
 # The first row's time moved after the second's.
 with open(os.path.join(HERE, 'valid-control.xml')) as control:
