@@ -139,6 +139,12 @@ class ProfileBuilder {
   Status AddInterval(IntervalSourceId source, int64_t start, int64_t end, std::string_view name,
                      std::string_view label);
   uint64_t total_intervals() const { return intervals_.size(); }
+  // The spans of the intervals added so far whose "during" views take all of
+  // their source (hangs), of `run` and of process `pid` or of none: sorted,
+  // overlaps merged, an end not yet known INT64_MAX. Events weighted by their
+  // durations are not merged across them (samples.h), so that their views
+  // during those intervals hold exactly the events that start inside them.
+  std::vector<std::pair<int64_t, int64_t>> AllDuringSpans(uint32_t run, int64_t pid) const;
 
   // Whether Build() adds the views (whole processes, thread pools, samples
   // during intervals); on by default.

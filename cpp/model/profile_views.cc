@@ -36,6 +36,21 @@ std::vector<TimeRange> Union(std::vector<TimeRange> ranges) {
   return merged;
 }
 
+}  // namespace
+
+std::vector<TimeRange> ProfileBuilder::AllDuringSpans(uint32_t run, int64_t pid) const {
+  std::vector<TimeRange> spans;
+  for (const Interval& interval : intervals_) {
+    const SourceState& source = interval_sources_[interval.source];
+    if (source.during != DuringViews::kAll || source.summary.run != run) continue;
+    if (source.summary.pid >= 0 && source.summary.pid != pid) continue;
+    spans.emplace_back(interval.start, interval.end == kOpenEnd ? INT64_MAX : interval.end);
+  }
+  return Union(std::move(spans));
+}
+
+namespace {
+
 // A thread's place in a merge of threads' samples: the time of its next one.
 struct MergeCursor {
   int64_t time;
@@ -226,7 +241,10 @@ std::vector<ProfileBuilder::DuringGroup> ProfileBuilder::DuringGroups(
 }
 
 // For each group of intervals, each CPU thread of the source's run (and
-// process, when it names one) that has samples inside them.
+// process, when it names one) that has samples inside them; for a source
+// whose views take all its intervals (hangs), each thread's events weighted
+// by their durations too ("… — during hangs (4, 2.3 s) — proc — time in
+// system calls"): those that start inside them, never merged across one.
 Result<std::vector<Profile>> ProfileBuilder::MakeDuringViews() const {
   bool several_runs = SeveralRuns();
   std::vector<Profile> views;
@@ -237,7 +255,10 @@ Result<std::vector<Profile>> ProfileBuilder::MakeDuringViews() const {
       std::vector<TimeRange> ranges = Union(group.ranges);
       for (ThreadId id : ThreadsByTimeline()) {
         const Thread& thread = threads_[id];
-        if (!HasViews(thread) || timelines_[thread.timeline].run != source.summary.run) continue;
+        const Timeline& timeline = timelines_[thread.timeline];
+        bool events = source.during == DuringViews::kAll &&
+                      timeline.content.kind == ProfileKind::kWeighted && !thread.samples.empty();
+        if (!(HasViews(thread) || events) || timeline.run != source.summary.run) continue;
         if (source.summary.pid >= 0 && thread.pid != source.summary.pid) continue;
         std::vector<size_t> inside;
         size_t range = 0;
@@ -256,6 +277,11 @@ Result<std::vector<Profile>> ProfileBuilder::MakeDuringViews() const {
         profile.tid = thread.tid;
         profile.interval_source = s;
         profile.interval_name = group.name;
+        if (events) {
+          profile.name = JoinName({profile.name, timeline.content.weighs});
+          profile.listed_name.push_back(timeline.content.weighs);
+          profile.weighs = timeline.content.weighs;
+        }
         ViewFiller fill(*this, &profile);
         for (size_t i : inside) RETURN_IF_ERROR(fill.Add(thread.samples[i]));
         views.push_back(std::move(profile));

@@ -1,5 +1,6 @@
 #include "tables/samples.h"
 
+#include <algorithm>
 #include <charconv>
 #include <string>
 
@@ -156,17 +157,18 @@ Status SampleConsumer::AddTo(View& view, uint32_t thread, int64_t time, int64_t 
   uint32_t& index = view.threads[thread];
   if (index == kNoThread) {
     index = view.samples.AddThread(threads_[thread]);
-    view.last.emplace_back(kNoSample, kEmptyStack);
+    view.last.push_back(View::Last{kNoSample, kEmptyStack, 0});
   }
-  std::pair<uint64_t, StackId>& last = view.last[index];
-  if (view.events && last.first != kNoSample && last.second == stack &&
-      view.samples.Merge(last.first, weight)) {
+  View::Last& last = view.last[index];
+  uint64_t segment = view.events ? Segment(threads_[thread].pid, time) : 0;
+  if (view.events && last.sample != kNoSample && last.stack == stack && last.segment == segment &&
+      view.samples.Merge(last.sample, weight)) {
     return OkStatus();
   }
   // Held samples count against limits.maxSamples as they are read, not only
   // once the table ends: a table too long for the limit is never held whole.
   if (samples() >= room_) return builder_.CheckRoomFor(samples() + 1);
-  last = {view.samples.size(), stack};
+  last = View::Last{view.samples.size(), stack, segment};
   view.samples.AddChecked(index, time, weight, stack, std::nullopt);
   return OkStatus();
 }
@@ -199,6 +201,21 @@ uint32_t SampleConsumer::ThreadOf(const TypedRow& row) {
   if (other != threads_of_other_pids_.end()) return other->second;
   uint32_t added = add(described());
   return threads_of_other_pids_.emplace(std::make_pair(thread.key, pid), added).first->second;
+}
+
+uint64_t SampleConsumer::Segment(int64_t pid, int64_t time) {
+  auto known = during_spans_.find(pid);
+  if (known == during_spans_.end()) {
+    known = during_spans_.emplace(pid, builder_.AllDuringSpans(run_, pid)).first;
+  }
+  const std::vector<std::pair<int64_t, int64_t>>& spans = known->second;
+  if (spans.empty()) return 0;
+  // The first span that ends after `time`: before it, or inside.
+  auto span =
+      std::upper_bound(spans.begin(), spans.end(), time,
+                       [](int64_t at, const auto& candidate) { return at < candidate.second; });
+  uint64_t before = static_cast<uint64_t>(span - spans.begin());
+  return 2 * before + (span != spans.end() && span->first <= time ? 1 : 0);
 }
 
 uint64_t SampleConsumer::samples() const {

@@ -68,9 +68,14 @@ class SampleConsumer {
     bool events;
     SampleTable samples;
     std::vector<uint32_t> threads;  // by the consumer's thread: its index in samples
-    // By thread of samples: its last sample's index and stack, which the
-    // thread's next event of that stack is merged into (weighted events).
-    std::vector<std::pair<uint64_t, StackId>> last;
+    // By thread of samples: its last sample, which the thread's next event
+    // of that stack, on the same side of every hang, is merged into.
+    struct Last {
+      uint64_t sample;
+      StackId stack;
+      uint64_t segment;  // Segment() of its time
+    };
+    std::vector<Last> last;
   };
 
   uint32_t ThreadOf(const TypedRow& row);
@@ -81,6 +86,9 @@ class SampleConsumer {
   // Each of the row's counts to its counter's view.
   Status AddCounts(std::string_view counts, uint32_t thread, int64_t time, StackId stack);
   SampleTimeline Timeline(const View& view) const;
+  // Where `time` lies among the spans of process `pid`'s hangs and the like
+  // (ProfileBuilder::AllDuringSpans): 2k before span k, 2k + 1 inside it.
+  uint64_t Segment(int64_t pid, int64_t time);
 
   const TableEntry& entry_;
   uint32_t run_;
@@ -103,8 +111,9 @@ class SampleConsumer {
   // process, in rows of several) also by (key, pid).
   IntegerMap thread_index_;
   std::map<std::pair<uint64_t, int64_t>, uint32_t> threads_of_other_pids_;
-  std::map<int64_t, uint32_t> unknown_threads_;              // by pid
-  std::map<std::string, FrameId, std::less<>> leaf_frames_;  // by name
+  std::map<int64_t, uint32_t> unknown_threads_;                               // by pid
+  std::map<std::string, FrameId, std::less<>> leaf_frames_;                   // by name
+  std::map<int64_t, std::vector<std::pair<int64_t, int64_t>>> during_spans_;  // by pid
   uint64_t rows_ = 0;
   uint64_t rows_without_weight_ = 0;
   uint64_t rows_without_thread_ = 0;

@@ -172,5 +172,50 @@ TEST_CASE(
   CHECK(profiles.size() == 3);
 }
 
+TEST_CASE("System calls during hangs: those that start inside one, never merged across its edge") {
+  const tables::TableEntry* entry = tables::FindTable("syscall");
+  REQUIRE(entry);
+  tables::RoleSet columns;
+  for (const tables::ColumnSpec& spec : entry->columns) columns.Add(spec.role);
+  ProfileBuilder builder;
+  ProfileBuilder::IntervalSourceDesc hangs;
+  hangs.table = "potential-hangs";
+  hangs.name = "Hangs";
+  hangs.process_name = "app";
+  hangs.pid = 7;
+  hangs.during = ProfileBuilder::DuringViews::kAll;
+  hangs.during_name = "hangs";
+  REQUIRE(builder.AddInterval(builder.AddIntervalSource(hangs), 250, 650, "Hang", "Hang").ok());
+  FrameDesc run_loop;
+  run_loop.name = "CFRunLoopRun";
+  StackId stack = builder.InternStack(kEmptyStack, builder.InternFrame(run_loop));
+  Names names;
+  tables::SampleConsumer consumer(*entry, 1, columns, names, builder);
+  // Three calls of one stack: before the hang, before it too, inside it.
+  CHECK(consumer.Add(Call(5, 0, 100, 90, "MSC_mach_msg2_trap", stack)).ok());
+  CHECK(consumer.Add(Call(5, 200, 300, 250, "MSC_mach_msg2_trap", stack)).ok());
+  CHECK(consumer.Add(Call(5, 600, 50, 40, "MSC_mach_msg2_trap", stack)).ok());
+  CHECK(consumer.samples() == 4);  // by duration, 2; by wait, 2
+  REQUIRE(consumer.Commit(builder, "").ok());
+
+  auto group = std::move(builder).Build("", "");
+  REQUIRE(group.ok());
+  std::map<std::string, std::vector<int64_t>> during;
+  for (const Profile& profile : group->profiles) {
+    if (profile.kind != ProfileKind::kDuring) continue;
+    CHECK(profile.interval_name == "hangs");
+    for (size_t i = 0; i < profile.weights.size(); ++i) {
+      during[profile.name].push_back(profile.weights[i]);
+    }
+  }
+  CHECK(during == std::map<std::string, std::vector<int64_t>>{
+                      {"worker 0x5 \xE2\x80\x94 during hangs (1, 400 ns) \xE2\x80\x94 app (pid 7) "
+                       "\xE2\x80\x94 time in system calls",
+                       {50}},
+                      {"worker 0x5 \xE2\x80\x94 during hangs (1, 400 ns) \xE2\x80\x94 app (pid 7) "
+                       "\xE2\x80\x94 wait in system calls",
+                       {40}}});
+}
+
 }  // namespace
 }  // namespace instrumentscope
