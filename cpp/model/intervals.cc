@@ -79,6 +79,21 @@ ProfileBuilder::IntervalSourceId ProfileBuilder::AddIntervalSource(IntervalSourc
   source.during = desc.during;
   source.during_name = std::move(desc.during_name);
   source.every_name = desc.every_name;
+  // Events weighted by durations already held merged their runs without
+  // knowing these intervals' edges: their views during them are approximate.
+  if (source.during == DuringViews::kAll && !source.during_name.empty()) {
+    bool events_before = std::any_of(timelines_.begin(), timelines_.end(), [&](const Timeline& t) {
+      return t.run == desc.run && t.content.kind == ProfileKind::kWeighted;
+    });
+    if (events_before) {
+      AddWarning(WarningCode::kDuringViewsApproximate,
+                 "run " + std::to_string(desc.run) + "'s " + source.during_name +
+                     " were read after its events weighted by durations (" + source.summary.table +
+                     " after them in the export): a run of one stack's events that crosses a " +
+                     "hang's edge counts whole in its views during " + source.during_name +
+                     ", by its first event");
+    }
+  }
   interval_sources_.push_back(std::move(source));
   return static_cast<IntervalSourceId>(interval_sources_.size() - 1);
 }

@@ -56,6 +56,10 @@ const std::vector<WarningKind> kKinds = {
      "a bundle's rows name a state, system call or other value that is none of the run's "
      "strings: it is shown by its number (\"syscall 372\", \"state 14\")",
      "copy the whole bundle again (its corespace/run<N>/core/uniquing/strings)"},
+    {WarningCode::kDuringViewsApproximate, "DURING_VIEWS_APPROXIMATE",
+     "an export's hangs came after its events weighted by durations: views of those events during "
+     "hangs count a run of one stack that crosses a hang's edge whole",
+     "export the hang table before the others (its xpath first), or import the bundle"},
     {WarningCode::kDeepCopyHiddenWeight, "DEEP_COPY_HIDDEN_WEIGHT",
      "a Deep Copy row weighs more than its callees: the excess is counted as its own; the message "
      "names the first such line",

@@ -31,6 +31,7 @@ enum class WarningCode : uint8_t {
   kRowsWithoutWeight,
   kRowsWithoutThread,
   kUnknownValues,
+  kDuringViewsApproximate,
   kDeepCopyHiddenWeight,
   kSymbolsUnreadable,
   kSymbolsNotRead,

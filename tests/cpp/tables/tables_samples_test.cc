@@ -217,5 +217,33 @@ TEST_CASE("System calls during hangs: those that start inside one, never merged 
                        {40}}});
 }
 
+TEST_CASE("Hangs read after the events they hold: the views during them said to be approximate") {
+  const tables::TableEntry* entry = tables::FindTable("syscall");
+  REQUIRE(entry);
+  tables::RoleSet columns;
+  for (const tables::ColumnSpec& spec : entry->columns) columns.Add(spec.role);
+  ProfileBuilder builder;
+  Names names;
+  tables::SampleConsumer consumer(*entry, 1, columns, names, builder);
+  CHECK(consumer.Add(Call(5, 200, 300, 250, "MSC_mach_msg2_trap", kEmptyStack)).ok());
+  CHECK(consumer.Add(Call(5, 600, 50, 40, "MSC_mach_msg2_trap", kEmptyStack)).ok());
+  REQUIRE(consumer.Commit(builder, "").ok());
+  // As an export whose potential-hangs table follows its syscall table.
+  ProfileBuilder::IntervalSourceDesc hangs;
+  hangs.table = "potential-hangs";
+  hangs.name = "Hangs";
+  hangs.pid = 7;
+  hangs.during = ProfileBuilder::DuringViews::kAll;
+  hangs.during_name = "hangs";
+  REQUIRE(builder.AddInterval(builder.AddIntervalSource(hangs), 250, 650, "Hang", "Hang").ok());
+  auto group = std::move(builder).Build("", "");
+  REQUIRE(group.ok());
+  CHECK(testing::WarningMessages(*group, "DURING_VIEWS_APPROXIMATE") ==
+        std::vector<std::string>{
+            "run 1's hangs were read after its events weighted by durations (potential-hangs "
+            "after them in the export): a run of one stack's events that crosses a hang's edge "
+            "counts whole in its views during hangs, by its first event"});
+}
+
 }  // namespace
 }  // namespace instrumentscope
