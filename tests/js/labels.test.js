@@ -76,6 +76,9 @@ test('profiles are labelled without the process and run their listing shows', ()
   assert.equal(profileAmount({ ...waits, kind: 'all-threads', threads: 3 }), '134 ms, 3 threads');
   assert.equal(profileAmount({ ...waits, unit: 'none', sampleWeight: 9_115_110, weighs: 'counter 1' }),
     '9,115,110 events');
+  // Those during hangs too; a CPU thread's samples during them are counted.
+  assert.equal(profileAmount({ ...waits, kind: 'during' }), '134 ms');
+  assert.equal(profileAmount(profile({ kind: 'during', sampleCount: 120 })), '120 samples');
 });
 
 test('a process lists its main thread, busiest pool and all threads first, then pools and threads', () => {

@@ -70,7 +70,7 @@ export function profileLabel(profile) {
  */
 export function profileAmount(profile) {
   if (profile.kind === 'intervals') return plural(profile.sampleCount, 'interval');
-  if (isWeighted(profile)) {
+  if (isWeighted(profile) || (profile.kind === 'during' && profile.weighs !== '')) {
     // Consecutive events of one stack are one sample: what they weigh is told, not their count.
     const weight = profile.unit === 'nanoseconds' ? profile.weightText : plural(profile.sampleWeight, 'event');
     return profile.kind === 'all-threads' ? `${weight}, ${plural(profile.threads, 'thread')}` : weight;
