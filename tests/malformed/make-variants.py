@@ -148,6 +148,22 @@ bundle_variant('bundle-thread-state-no-start.zip', add={
     ST_STORE + 'bulkstore': interval_rows([(1000, 500, 1, 1, struct.pack('<I', 0))], 4),
     STRINGS: strings_plist(['', 'Running'])})
 
+# cpu-state whose one row names thread 9, past the uniquer's arrays.
+bundle_variant('bundle-cpu-state-dangling-thread.zip', add={
+    ST_STORE + 'schema.xml': schema('cpu-state', TOPOLOGY + [
+        ('cpu', 'XRCPUCoreTypeID', 'XRCategory1FieldID'),
+        ('state', 'XRCPUStateTypeID', 'XRCategory2FieldID'),
+        ('thread', 'XRThreadTypeID', None)]),
+    ST_STORE + 'bulkstore': interval_rows([(1000, 500, 0, 1, struct.pack('<I', 9))], 4),
+    STRINGS: strings_plist(['', 'Running'])})
+# thread-narrative without its narrative: what its rows tell of is not known.
+bundle_variant('bundle-thread-narrative-no-narrative.zip', add={
+    ST_STORE + 'schema.xml': schema('thread-narrative', TOPOLOGY + [
+        ('process', 'XRProcessTypeID', 'XRCategory1FieldID'),
+        ('thread', 'XRThreadTypeID', 'XRCategory2FieldID'),
+        ('backtrace', 'XRBacktraceTypeID', None)]),
+    ST_STORE + 'bulkstore': interval_rows([(1000, 500, 0, 1, struct.pack('<I', 0xFFFFFFFF))], 4)})
+
 # The first row's time moved after the second's.
 with open(os.path.join(HERE, 'valid-control.xml')) as control:
     xml = control.read()
