@@ -116,7 +116,8 @@ TEST_CASE("Each performance counter of an export is a view weighing its counts, 
       std::vector<int64_t> expected = OracleCounts(*csv);
       REQUIRE(!expected.empty());
       ProfileBuilder builder;
-      auto importer = xctrace_xml::CreateImporter(builder, ImportOptions());
+      ImportOptions defaults;  // the importer keeps a reference: it must outlive it
+      auto importer = xctrace_xml::CreateImporter(builder, defaults);
       std::vector<uint8_t> bytes = ReadFile(*CorpusFileOrSkip(base + ".xml"));
       REQUIRE(importer->Feed(ByteSpan(bytes.data(), bytes.size())).ok());
       REQUIRE(importer->Finish().ok());
