@@ -160,14 +160,15 @@ Status SampleConsumer::AddTo(View& view, uint32_t thread, int64_t time, int64_t 
     view.last.push_back(View::Last{kNoSample, kEmptyStack, 0});
   }
   View::Last& last = view.last[index];
-  uint64_t segment = view.events ? Segment(threads_[thread].pid, time) : 0;
+  uint64_t segment = view.events ? Segment(thread, time) : 0;
   if (view.events && last.sample != kNoSample && last.stack == stack && last.segment == segment &&
       view.samples.Merge(last.sample, weight)) {
     return OkStatus();
   }
   // Held samples count against limits.maxSamples as they are read, not only
   // once the table ends: a table too long for the limit is never held whole.
-  if (samples() >= room_) return builder_.CheckRoomFor(samples() + 1);
+  if (held_ >= room_) return builder_.CheckRoomFor(held_ + 1);
+  ++held_;
   last = View::Last{view.samples.size(), stack, segment};
   view.samples.AddChecked(index, time, weight, stack, std::nullopt);
   return OkStatus();
@@ -203,12 +204,19 @@ uint32_t SampleConsumer::ThreadOf(const TypedRow& row) {
   return threads_of_other_pids_.emplace(std::make_pair(thread.key, pid), added).first->second;
 }
 
-uint64_t SampleConsumer::Segment(int64_t pid, int64_t time) {
-  auto known = during_spans_.find(pid);
-  if (known == during_spans_.end()) {
-    known = during_spans_.emplace(pid, builder_.AllDuringSpans(run_, pid)).first;
+uint64_t SampleConsumer::Segment(uint32_t thread, int64_t time) {
+  // Looked up once per thread: every event of a thread asks.
+  if (thread_spans_.size() <= thread) thread_spans_.resize(thread + 1, nullptr);
+  const Spans*& of_thread = thread_spans_[thread];
+  if (!of_thread) {
+    int64_t pid = threads_[thread].pid;
+    auto known = during_spans_.find(pid);
+    if (known == during_spans_.end()) {
+      known = during_spans_.emplace(pid, builder_.AllDuringSpans(run_, pid)).first;
+    }
+    of_thread = &known->second;
   }
-  const std::vector<std::pair<int64_t, int64_t>>& spans = known->second;
+  const Spans& spans = *of_thread;
   if (spans.empty()) return 0;
   // The first span that ends after `time`: before it, or inside.
   auto span =
@@ -216,12 +224,6 @@ uint64_t SampleConsumer::Segment(int64_t pid, int64_t time) {
                        [](int64_t at, const auto& candidate) { return at < candidate.second; });
   uint64_t before = static_cast<uint64_t>(span - spans.begin());
   return 2 * before + (span != spans.end() && span->first <= time ? 1 : 0);
-}
-
-uint64_t SampleConsumer::samples() const {
-  uint64_t held = 0;
-  for (const View& view : views_) held += view.samples.size();
-  return held;
 }
 
 Status SampleConsumer::Commit(ProfileBuilder& builder, const std::string& path) const {

@@ -50,7 +50,7 @@ class SampleConsumer {
   uint64_t rows() const { return rows_; }  // the rows made samples, merged or not
   uint64_t rows_without_weight() const { return rows_without_weight_; }
   uint64_t rows_without_thread() const { return rows_without_thread_; }
-  uint64_t samples() const;  // held, in every view
+  uint64_t samples() const { return held_; }  // held, in every view
 
   // Adds each view's timeline, threads and samples to the builder: an error
   // (a limit reached) names `path` where it is not empty.
@@ -86,9 +86,10 @@ class SampleConsumer {
   // Each of the row's counts to its counter's view.
   Status AddCounts(std::string_view counts, uint32_t thread, int64_t time, StackId stack);
   SampleTimeline Timeline(const View& view) const;
-  // Where `time` lies among the spans of process `pid`'s hangs and the like
-  // (ProfileBuilder::AllDuringSpans): 2k before span k, 2k + 1 inside it.
-  uint64_t Segment(int64_t pid, int64_t time);
+  // Where `time` lies among the spans of hangs and the like of thread
+  // `thread`'s process (ProfileBuilder::AllDuringSpans): 2k before span k,
+  // 2k + 1 inside it.
+  uint64_t Segment(uint32_t thread, int64_t time);
 
   const TableEntry& entry_;
   uint32_t run_;
@@ -111,9 +112,12 @@ class SampleConsumer {
   // process, in rows of several) also by (key, pid).
   IntegerMap thread_index_;
   std::map<std::pair<uint64_t, int64_t>, uint32_t> threads_of_other_pids_;
-  std::map<int64_t, uint32_t> unknown_threads_;                               // by pid
-  std::map<std::string, FrameId, std::less<>> leaf_frames_;                   // by name
-  std::map<int64_t, std::vector<std::pair<int64_t, int64_t>>> during_spans_;  // by pid
+  std::map<int64_t, uint32_t> unknown_threads_;              // by pid
+  std::map<std::string, FrameId, std::less<>> leaf_frames_;  // by name
+  using Spans = std::vector<std::pair<int64_t, int64_t>>;
+  std::map<int64_t, Spans> during_spans_;   // by pid
+  std::vector<const Spans*> thread_spans_;  // by thread: its process's
+  uint64_t held_ = 0;                       // samples, in every view
   uint64_t rows_ = 0;
   uint64_t rows_without_weight_ = 0;
   uint64_t rows_without_thread_ = 0;

@@ -189,6 +189,7 @@ void TableRows::AssignOther(const OpenElement& cell, const Value& value, const B
   switch (bound.type) {
     case ValueType::kText:
     case ValueType::kNarrative:
+    case ValueType::kCounters:  // the counts themselves, not their fmt, when the row ends
       if (value.value_class != ValueClass::kText) break;
       to->present = true;
       texts_of_row_[static_cast<size_t>(bound.role)] = value.index;
@@ -206,14 +207,6 @@ void TableRows::AssignOther(const OpenElement& cell, const Value& value, const B
         texts_of_row_[static_cast<size_t>(bound.role)] = value.index;
         row_has_texts_ = true;
       }
-      break;
-    }
-    case ValueType::kCounters: {
-      if (value.value_class != ValueClass::kText) break;
-      to->present = true;
-      // Taken when the row ends, as texts are: the counts themselves, not their fmt.
-      texts_of_row_[static_cast<size_t>(bound.role)] = value.index;
-      row_has_texts_ = true;
       break;
     }
     case ValueType::kPid: {

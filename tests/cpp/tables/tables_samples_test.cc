@@ -91,6 +91,13 @@ TEST_CASE("Rows without a weight or a thread are counted with thousands, for eit
   CHECK(testing::WarningMessages(*group, "ROWS_WITHOUT_THREAD").empty());
 }
 
+// The roles of every column of `entry`: a table whose schema has them all.
+tables::RoleSet EveryColumn(const tables::TableEntry& entry) {
+  tables::RoleSet columns;
+  for (const tables::ColumnSpec& spec : entry.columns) columns.Add(spec.role);
+  return columns;
+}
+
 // A system call on thread `tid` (of pid 7): its start, duration, wait, call and stack.
 tables::TypedRow Call(uint64_t tid, int64_t start, uint64_t duration, uint64_t wait,
                       std::string_view call, StackId stack) {
@@ -115,8 +122,7 @@ TEST_CASE(
     "System calls: by duration and by wait, the call's name the leaf, runs of one stack merged") {
   const tables::TableEntry* entry = tables::FindTable("syscall");
   REQUIRE(entry);
-  tables::RoleSet columns;
-  for (const tables::ColumnSpec& spec : entry->columns) columns.Add(spec.role);
+  tables::RoleSet columns = EveryColumn(*entry);
   ProfileBuilder builder;
   FrameDesc run_loop;
   run_loop.name = "CFRunLoopRun";
@@ -175,8 +181,7 @@ TEST_CASE(
 TEST_CASE("System calls during hangs: those that start inside one, never merged across its edge") {
   const tables::TableEntry* entry = tables::FindTable("syscall");
   REQUIRE(entry);
-  tables::RoleSet columns;
-  for (const tables::ColumnSpec& spec : entry->columns) columns.Add(spec.role);
+  tables::RoleSet columns = EveryColumn(*entry);
   ProfileBuilder builder;
   ProfileBuilder::IntervalSourceDesc hangs;
   hangs.table = "potential-hangs";
@@ -220,8 +225,7 @@ TEST_CASE("System calls during hangs: those that start inside one, never merged 
 TEST_CASE("Hangs read after the events they hold: the views during them said to be approximate") {
   const tables::TableEntry* entry = tables::FindTable("syscall");
   REQUIRE(entry);
-  tables::RoleSet columns;
-  for (const tables::ColumnSpec& spec : entry->columns) columns.Add(spec.role);
+  tables::RoleSet columns = EveryColumn(*entry);
   ProfileBuilder builder;
   Names names;
   tables::SampleConsumer consumer(*entry, 1, columns, names, builder);
