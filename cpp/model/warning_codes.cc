@@ -60,6 +60,10 @@ const std::vector<WarningKind> kKinds = {
      "an export's hangs came after its events weighted by durations: views of those events during "
      "hangs count a run of one stack that crosses a hang's edge whole",
      "export the hang table before the others (its xpath first), or import the bundle"},
+    {WarningCode::kCountersUnnamed, "COUNTERS_UNNAMED",
+     "a CPU Counters table's counters are named by number (\"counter 1\"): which events each "
+     "counts is in the recording's configuration, which is not read",
+     "none: Instruments' CPU Counters inspector names them"},
     {WarningCode::kDeepCopyHiddenWeight, "DEEP_COPY_HIDDEN_WEIGHT",
      "a Deep Copy row weighs more than its callees: the excess is counted as its own; the message "
      "names the first such line",

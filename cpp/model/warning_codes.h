@@ -32,6 +32,7 @@ enum class WarningCode : uint8_t {
   kRowsWithoutThread,
   kUnknownValues,
   kDuringViewsApproximate,
+  kCountersUnnamed,
   kDeepCopyHiddenWeight,
   kSymbolsUnreadable,
   kSymbolsNotRead,

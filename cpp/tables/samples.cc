@@ -230,6 +230,14 @@ Status SampleConsumer::Commit(ProfileBuilder& builder, const std::string& path) 
   for (const View& view : views_) {
     RETURN_IF_ERROR(view.samples.Commit(builder, Timeline(view), path));
   }
+  size_t counters = views_.size() - first_counter_;
+  if (counters > 0) {
+    builder.AddWarning(WarningCode::kCountersUnnamed,
+                       "the " + std::string(entry_.schema) + " table of run " +
+                           std::to_string(run_) + " names its " +
+                           Counted(counters, "performance counter") +
+                           " by number (\"counter 1\"): which events each counts is not read");
+  }
   return OkStatus();
 }
 

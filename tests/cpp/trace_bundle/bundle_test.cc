@@ -168,6 +168,12 @@ TEST_CASE("A CPU Counters bundle: its runs' samples, weighed as recorded, and a 
     CHECK(table.has_cpu_samples);  // read, empty or not
   }
   CHECK(tables == 20);
+  CHECK(testing::WarningMessages(*group, "COUNTERS_UNNAMED") ==
+        std::vector<std::string>{
+            "the counters-profile table of run 19 names its 1 performance counter by number "
+            "(\"counter 1\"): which events each counts is not read; the counters-profile table of "
+            "run 20 names its 1 performance counter by number (\"counter 1\"): which events each "
+            "counts is not read"});
 
   // Without intervals, one profile per thread: no counter's view.
   ImportOptions options;
