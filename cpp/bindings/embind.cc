@@ -8,6 +8,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -275,22 +276,32 @@ val FinishImportToGroup(int session) {
   return result;
 }
 
-// Writes a kept result to `write`: all of it as one speedscope file when
-// `profiles` is null (the same bytes as the CLI's), else those profiles (a
-// JS array of indices) left open for the caller to end with the profile to
-// open first (speedscope::WriteOpenJson). Returns null or {error}.
-val WriteGroupJson(int group, val profiles, val write) {
+// Writes a kept result to `write`: all of it as one speedscope file (the
+// same bytes as the CLI's). Returns null or {error}.
+val WriteGroupJson(int group, val write) {
+  auto entry = Groups().find(group);
+  if (entry == Groups().end()) return InvalidArgument("no kept result " + std::to_string(group));
+  WriteTo(write,
+          [&](const speedscope::JsonSink& sink) { speedscope::WriteJson(entry->second, sink); });
+  return val::null();
+}
+
+// Writes what speedscope's viewer is handed of a kept result's `profiles` (a
+// JS array of indices) opened at `picked`, within `budget` of the viewer's
+// cost (speedscope::PlanViewer; a negative one for the default), left open for the caller to end
+// with the profile to open first. Returns {error} or {profiles (those written, in order), alone,
+// note, cost}.
+val WriteViewerJson(int group, val profiles, double picked, double budget, val write) {
   auto entry = Groups().find(group);
   if (entry == Groups().end()) return InvalidArgument("no kept result " + std::to_string(group));
   const ProfileGroup& kept = entry->second;
-  if (profiles.isNull()) {
-    WriteTo(write, [&](const speedscope::JsonSink& sink) { speedscope::WriteJson(kept, sink); });
-    return val::null();
-  }
+  auto is_index = [&](double index) {
+    return index >= 0 && index < kept.profiles.size() && index == static_cast<size_t>(index);
+  };
   std::vector<size_t> selected;
   for (double index : emscripten::vecFromJSArray<double>(profiles)) {
     // Doubles, not unsigned: -1 stays -1 in the message.
-    if (!(index >= 0 && index < kept.profiles.size() && index == static_cast<size_t>(index))) {
+    if (!is_index(index)) {
       char shown[32];
       std::snprintf(shown, sizeof shown, "%g", index);
       return InvalidArgument("no profile " + std::string(shown) + " in the kept result (it has " +
@@ -299,10 +310,24 @@ val WriteGroupJson(int group, val profiles, val write) {
     selected.push_back(static_cast<size_t>(index));
   }
   if (selected.empty()) return InvalidArgument("no profiles chosen to write");
-  WriteTo(write, [&](const speedscope::JsonSink& sink) {
-    speedscope::WriteOpenJson(kept, selected, sink);
-  });
-  return val::null();
+  if (!is_index(picked) ||
+      std::find(selected.begin(), selected.end(), static_cast<size_t>(picked)) == selected.end()) {
+    return InvalidArgument("the profile picked is not among those chosen to write");
+  }
+  if (!(budget <= 1e15)) return InvalidArgument("the viewer's budget is out of range");
+  speedscope::ViewerPlan plan = speedscope::PlanViewer(
+      kept, selected, static_cast<size_t>(picked),
+      budget < 0 ? speedscope::kDefaultViewerBudget : static_cast<uint64_t>(budget));
+  WriteTo(write,
+          [&](const speedscope::JsonSink& sink) { speedscope::WriteViewerJson(kept, plan, sink); });
+  val written = val::array();
+  for (size_t index : plan.profiles) written.call<void>("push", static_cast<double>(index));
+  val result = val::object();
+  result.set("profiles", written);
+  result.set("alone", plan.alone);
+  result.set("note", plan.note);
+  result.set("cost", static_cast<double>(plan.cost));
+  return result;
 }
 
 void ReleaseGroup(int group) {
@@ -356,6 +381,7 @@ EMSCRIPTEN_BINDINGS(instrumentscope) {
   emscripten::function("finishImportToJson", &instrumentscope::FinishImportToJson);
   emscripten::function("finishImportToGroup", &instrumentscope::FinishImportToGroup);
   emscripten::function("writeGroupJson", &instrumentscope::WriteGroupJson);
+  emscripten::function("writeViewerJson", &instrumentscope::WriteViewerJson);
   emscripten::function("releaseGroup", &instrumentscope::ReleaseGroup);
   emscripten::function("cancelImport", &instrumentscope::CancelImport);
   emscripten::function("version", &instrumentscope::VersionString);

@@ -67,8 +67,13 @@ class PieceWriter {
 // as fast there.
 class StackWriter {
  public:
-  StackWriter(const StackTable& stacks, size_t frame_count, size_t kept_bytes)
-      : stacks_(stacks), frame_count_(frame_count), max_blocks_(kept_bytes / kBlockBytes) {}
+  // `frame_ids`: the id each frame is written with, when not its own.
+  StackWriter(const StackTable& stacks, size_t frame_count, size_t kept_bytes,
+              const std::vector<FrameId>* frame_ids = nullptr)
+      : stacks_(stacks),
+        frame_count_(frame_count),
+        max_blocks_(kept_bytes / kBlockBytes),
+        frame_ids_(frame_ids) {}
 
   void Write(StackId stack, PieceWriter& out) {
     if (stack == kEmptyStack) {
@@ -129,7 +134,8 @@ class StackWriter {
     for (size_t frame = 0; frame < frame_count_; ++frame) {
       FrameSlot& slot = frame_texts_[frame];
       slot[0] = ',';
-      char* end = std::to_chars(slot.data() + 1, slot.data() + kFrameSlot, frame).ptr;
+      FrameId written = frame_ids_ ? (*frame_ids_)[frame] : static_cast<FrameId>(frame);
+      char* end = std::to_chars(slot.data() + 1, slot.data() + kFrameSlot, written).ptr;
       frame_lengths_[frame] = static_cast<uint8_t>(end - slot.data());
     }
   }
@@ -151,6 +157,7 @@ class StackWriter {
   const StackTable& stacks_;
   size_t frame_count_;
   size_t max_blocks_;
+  const std::vector<FrameId>* frame_ids_;
   IntegerMap spans_;  // stack → index in spans_list_
   std::vector<std::string_view> spans_list_;
   std::vector<std::unique_ptr<char[]>> blocks_;
@@ -192,12 +199,23 @@ nlohmann::json FrameJson(const Frame& frame) {
 
 namespace {
 
+void WriteFrame(const Frame& frame, bool first, PieceWriter& out) {
+  out.Append(first ? "\n" : ",\n");
+  out.Append(DumpJson(FrameJson(frame)));
+}
+
 void WriteFrames(const ProfileGroup& group, PieceWriter& out) {
   out.Append(",\n\"shared\":{\"frames\":[");
-  for (size_t i = 0; i < group.frames.size() && out.ok(); ++i) {
-    out.Append(i ? ",\n" : "\n");
-    out.Append(DumpJson(FrameJson(group.frames[i])));
-  }
+  for (size_t i = 0; i < group.frames.size() && out.ok(); ++i)
+    WriteFrame(group.frames[i], i == 0, out);
+  out.Append("\n]}");
+}
+
+// Those of `frames` alone, renumbered in their order.
+void WriteFrames(const ProfileGroup& group, const std::vector<FrameId>& frames, PieceWriter& out) {
+  out.Append(",\n\"shared\":{\"frames\":[");
+  for (size_t i = 0; i < frames.size() && out.ok(); ++i)
+    WriteFrame(group.frames[frames[i]], i == 0, out);
   out.Append("\n]}");
 }
 
@@ -213,14 +231,16 @@ void WriteProfileHeader(const Profile& profile, PieceWriter& out) {
   out.Append(text);
 }
 
-void WriteEvents(const Profile& profile, PieceWriter& out) {
+// `frame_ids`: the id each frame is written with, when not its own.
+void WriteEvents(const Profile& profile, PieceWriter& out,
+                 const std::vector<FrameId>* frame_ids = nullptr) {
   out.Append(",\n\"events\":[");
   for (size_t i = 0; i < profile.events.size() && out.ok(); ++i) {
     const IntervalEvent& event = profile.events[i];
     out.Append(i ? ",\n{\"type\":\"" : "\n{\"type\":\"");
     out.Append(event.open ? 'O' : 'C');
     out.Append("\",\"frame\":");
-    out.AppendNumber(event.frame);
+    out.AppendNumber(frame_ids ? (*frame_ids)[event.frame] : event.frame);
     out.Append(",\"at\":");
     out.AppendNumber(event.at);
     out.Append('}');
@@ -262,6 +282,22 @@ void WriteMergedSamples(const Profile& profile, StackWriter& stack_writer, Piece
     weight_writer.Write(weight, out);
     return out.ok();
   });
+  out.Append("]}");
+}
+
+// A viewer's samples (viewer_samples.h).
+void WriteSamples(const ViewerSamples& samples, StackWriter& stack_writer, PieceWriter& out) {
+  out.Append(",\n\"samples\":[");
+  for (size_t i = 0; i < samples.stacks.size() && out.ok(); ++i) {
+    if (i) out.Append(',');
+    stack_writer.Write(samples.stacks[i], out);
+  }
+  out.Append("],\n\"weights\":[");
+  WeightWriter weight_writer;
+  for (size_t i = 0; i < samples.weights.size() && out.ok(); ++i) {
+    if (i) out.Append(',');
+    weight_writer.Write(samples.weights[i], out);
+  }
   out.Append("]}");
 }
 
@@ -334,12 +370,28 @@ bool WriteJson(const ProfileGroup& group, const JsonSink& sink, const WriteOptio
   return out.Flush();
 }
 
-bool WriteOpenJson(const ProfileGroup& group, const std::vector<size_t>& profiles,
-                   const JsonSink& sink) {
+bool WriteViewerJson(const ProfileGroup& group, const ViewerPlan& plan, const JsonSink& sink) {
   PieceWriter out(sink);
   WriteHead(group, out);
-  WriteFrames(group, out);
-  WriteProfiles(group, profiles, kKeptStackTextBytes, /*merge_consecutive=*/true, out);
+  WriteFrames(group, plan.frames, out);
+  std::vector<FrameId> frame_ids(group.frames.size(), 0);
+  for (size_t i = 0; i < plan.frames.size(); ++i)
+    frame_ids[plan.frames[i]] = static_cast<FrameId>(i);
+  out.Append(",\n\"profiles\":[");
+  StackWriter stack_writer(group.stacks, group.frames.size(), kKeptStackTextBytes, &frame_ids);
+  for (size_t i = 0; i < plan.profiles.size() && out.ok(); ++i) {
+    const Profile& profile = group.profiles[plan.profiles[i]];
+    out.Append(i ? ",\n" : "\n");
+    WriteProfileHeader(profile, out);
+    if (IsEvented(profile)) {
+      WriteEvents(profile, out, &frame_ids);
+    } else if (plan.samples[i].windows == 0) {
+      WriteMergedSamples(profile, stack_writer, out);
+    } else {
+      WriteSamples(plan.samples[i], stack_writer, out);
+    }
+  }
+  out.Append("\n]");
   return out.Flush();
 }
 

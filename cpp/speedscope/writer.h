@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/profile.h"
+#include "speedscope/viewer_plan.h"
 
 namespace instrumentscope::speedscope {
 
@@ -39,15 +40,12 @@ struct WriteOptions {
 bool WriteJson(const ProfileGroup& group, const JsonSink& sink, const WriteOptions& options = {});
 void WriteJson(const ProfileGroup& group, std::ostream& out, const WriteOptions& options = {});
 
-// The profiles at `profiles` (indices into group.profiles, in that order) as
-// a speedscope file for a viewer, left open before its last member: the
-// caller ends it with `,"activeProfileIndex":N}`, so that one rendering serves
-// every choice of the profile a viewer opens first. Consecutive samples of one
-// stack become one sample of their summed weight: the same flame graphs and
-// time order, with less for the viewer to parse. Returns false when the sink
-// stopped it.
-bool WriteOpenJson(const ProfileGroup& group, const std::vector<size_t>& profiles,
-                   const JsonSink& sink);
+// The profiles of `plan` (viewer_plan.h) as a speedscope file for a viewer,
+// with the frames they reach alone, renumbered, and the samples the plan
+// made. It is left open before its last member: the caller ends it with
+// `,"activeProfileIndex":N}`, so that one rendering serves every choice of
+// the profile a viewer opens first. Returns false when the sink stopped it.
+bool WriteViewerJson(const ProfileGroup& group, const ViewerPlan& plan, const JsonSink& sink);
 
 }  // namespace instrumentscope::speedscope
 

@@ -153,17 +153,19 @@ describe('the page', { skip: CHROMIUM_SKIP }, () => {
     assertCleanPage(page);
   });
 
-  test('past the viewer\'s sample budget speedscope gets the thread picked alone, and the page says so',
+  test('past the viewer\'s budget speedscope gets the thread picked alone, condensed, and the page says so',
     { skip: SKIP }, async () => {
       const page = await openPage(session);
-      await page.goto(`${session.origin}/?viewer-samples=3000`);
+      await page.goto(`${session.origin}/?viewer-budget=3000`);
       await page.waitForFunction(() => document.body.dataset.state === 'idle');
       await dropPath(page, corpusFile(BUNDLE_FOLDER));
       assert.equal(await settledState(page), 'loaded');
-      // The process's five threads hold 3,036 samples: the main thread and the intervals go.
+      // The process's five threads cost the viewer more than 3,000: the main thread and the
+      // intervals go, the thread's samples summed by stack within windows of its time.
       await page.waitForSelector('#viewer-note:not([hidden])');
-      assert.match(await page.textContent('#viewer-note'),
-        /threads and the profile picked hold 3,036 samples, more than speedscope's viewer reads in good time \(3,000\)/);
+      const note = await page.textContent('#viewer-note');
+      assert.match(note, /^This process's threads and the profile picked are more than speedscope's viewer reads in good time/);
+      assert.match(note, /\(Main Thread 0x[0-9a-f]+ — TestBlock\.app \(pid 7946\): [\d,]+ windows? of [\d.]+ [mµ]?s\): Left Heavy and Sandwich are exact, Time Order only to a window\. The download keeps every sample\.$/);
       const viewer = page.frameLocator('#viewer iframe');
       await viewer.getByText(/^Main Thread 0x[0-9a-f]+ — TestBlock\.app \(pid 7946\) \(1\/2\)$/).waitFor();
       // Another thread picked is the one the viewer gets.

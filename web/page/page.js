@@ -38,13 +38,10 @@ let importController = null;
 let viewerURL = null;  // the blob: URL speedscope reads the profile from
 let viewerTicket = 0;  // the latest viewer asked for; earlier ones, once written, are dropped
 
-// speedscope's viewer builds its call trees a sample at a time and a frame at a
-// time, in time that grows faster than the samples: ten threads of 350 k samples
-// together keep it busy for 20 s, one of 200 k as long, a 1 GB export's threads
-// for many minutes and gigabytes (bench/page.js). Past this many samples in a
-// process's threads together it gets the profile picked alone, and the page
-// says so. ?viewer-samples=N changes it.
-const VIEWER_SAMPLES = Number(new URLSearchParams(location.search).get('viewer-samples')) || 500_000;
+// What speedscope's viewer is handed is planned by the core within a budget
+// of what the viewer can read in good time (cpp/speedscope/viewer_plan.h);
+// ?viewer-budget=N changes it, for tests and measurements.
+const VIEWER_BUDGET = Number(new URLSearchParams(location.search).get('viewer-budget') ?? NaN);
 
 function setState(state) {
   document.body.dataset.state = state;
@@ -137,7 +134,10 @@ async function open(input) {
       release(result);
       return;
     }
-    current = { summary, name, result, selections: new Selections(result) };
+    current = {
+      summary, name, result,
+      selections: new Selections(result, Number.isFinite(VIEWER_BUDGET) ? VIEWER_BUDGET : undefined),
+    };
     element('symbol-lines-label').hidden = !summary.symbolication?.namedFrames;
     fillRuns();
     showSelection();
@@ -346,30 +346,22 @@ function fillThreads(preferredIndex) {
 }
 
 /**
- * What speedscope gets for the profile `selected`: the process's threads and
- * its run's intervals, which speedscope's own thread switcher goes through in
- * profile order on the run's time axis; or, past VIEWER_SAMPLES (`alone`), the
- * profile picked and the intervals. `samples`: those of the threads and the pick.
+ * What speedscope may get with the profile `selected`: the process's threads
+ * and its run's intervals, which speedscope's own thread switcher goes
+ * through in profile order on the run's time axis. The core may condense or
+ * leave out some, and says so.
  */
 function viewerProfiles(selected) {
   const { profiles } = current.summary;
-  const indices = profilesOfSelection().filter((index) => index === selected ||
+  return profilesOfSelection().filter((index) => index === selected ||
     profiles[index].kind === 'thread' || profiles[index].kind === 'intervals');
-  const samples = indices.filter((index) => profiles[index].kind !== 'intervals')
-    .reduce((total, index) => total + (profiles[index].sampleCount ?? 0), 0);
-  const alone = samples > VIEWER_SAMPLES &&
-    indices.some((index) => index !== selected && profiles[index].kind === 'thread');
-  if (!alone) return { indices, samples, alone };
-  return { indices: indices.filter((index) => index === selected || profiles[index].kind === 'intervals'), samples, alone };
 }
 
-/** Says under the toolbar that the viewer got the profile picked alone, and why. */
-function showViewerNote(samples) {
-  const note = element('viewer-note');
-  note.textContent = `This process's threads and the profile picked hold ${plural(samples, 'sample')}, ` +
-    `more than speedscope's viewer reads in good time (${VIEWER_SAMPLES.toLocaleString('en')}): it has ` +
-    'the profile picked above and the intervals, not the other threads; pick them there one at a time.';
-  note.hidden = false;
+/** Says under the toolbar what the viewer does not show as the recording holds it. */
+function showViewerNote(note) {
+  const paragraph = element('viewer-note');
+  paragraph.textContent = note;
+  paragraph.hidden = !note;
 }
 
 /**
@@ -382,19 +374,20 @@ async function showSelection() {
   const { profiles } = current.summary;
   const selected = Number(element('thread-select').value);
   element('thread-select').title = profiles[selected]?.name ?? '';
-  const { indices, samples, alone } = viewerProfiles(selected);
+  const indices = viewerProfiles(selected);
   const ticket = ++viewerTicket;
   const shown = current;
   let file;
+  let plan;
   try {
-    file = await shown.selections.file(indices, Math.max(0, indices.indexOf(selected)));
+    ({ file, plan } = await shown.selections.file(indices, selected));
   } catch (error) {
     if (ticket === viewerTicket && shown === current) showError(error, shown.name);
     return;
   }
   if (ticket !== viewerTicket || shown !== current) return;
   closeViewer();
-  if (alone) showViewerNote(samples);
+  showViewerNote(plan.note);
   viewerURL = URL.createObjectURL(file);
   const frame = document.createElement('iframe');
   frame.title = 'speedscope flame graph viewer';

@@ -190,20 +190,37 @@ function keep(core, result) {
   return { ...result, group: handle };
 }
 
-/**
- * A kept result as speedscope JSON, in a Blob: all of it when `profiles` is
- * null (the bytes the CLI writes), else those profiles (indices), to be ended
- * with `,"activeProfileIndex":N}` (see WriteOpenJson in cpp/speedscope/writer.h).
- */
-export function keptJson(handle, profiles) {
+function keptEntry(handle) {
   const entry = kept.get(handle);
   if (!entry) throw new ImportError({ code: 'INVALID_ARGUMENT', message: `no kept result ${handle}` });
+  return entry;
+}
+
+/** Calls the core's `method` with `args` and a writer that gathers its output into a Blob. */
+function writeBlob(entry, method, ...args) {
   const parts = [];
-  call(entry.core, 'writeGroupJson', entry.group, profiles, (bytes) => {
+  const result = call(entry.core, method, entry.group, ...args, (bytes) => {
     parts.push(bytes.slice());  // the view is valid only during the call
     return true;
   });
-  return new Blob(parts, { type: 'application/json' });
+  return { blob: new Blob(parts, { type: 'application/json' }), result };
+}
+
+/** A kept result as one speedscope file, in a Blob: the bytes the CLI writes. */
+export function keptJson(handle) {
+  return writeBlob(keptEntry(handle), 'writeGroupJson').blob;
+}
+
+/**
+ * What speedscope's viewer is handed of a kept result's `profiles` (indices)
+ * opened at `picked`, within `budget` of its cost (see PlanViewer in
+ * cpp/speedscope/viewer_plan.h): {blob, plan: {profiles, alone, note, cost}},
+ * the blob to be ended with `,"activeProfileIndex":N}`, N a position in
+ * plan.profiles.
+ */
+export function viewerJson(handle, profiles, picked, budget) {
+  const { blob, result } = writeBlob(keptEntry(handle), 'writeViewerJson', profiles, picked, budget);
+  return { blob, plan: result };
 }
 
 /** Frees a kept result. */

@@ -4,7 +4,9 @@
 // public API (index.js is).
 
 import { prepareImport } from './prepare.js';
-import { fileRoleInWorker, importInWorker, keptJsonInWorker, releaseInWorker } from './worker-client.js';
+import {
+  fileRoleInWorker, importInWorker, keptJsonInWorker, releaseInWorker, viewerJsonInWorker,
+} from './worker-client.js';
 
 /**
  * Imports `input` (anything importTrace takes) in the worker and keeps the
@@ -20,33 +22,46 @@ export async function importKept(input, options = {}) {
 
 /** The whole recording as a speedscope file: the bytes the CLI writes. */
 export function wholeJson(result) {
-  return keptJsonInWorker(result, null);
+  return keptJsonInWorker(result);
 }
 
 /**
- * The profiles at `indices` as a speedscope file, opened at `active` (an
- * index into `indices`). The core writes each selection once: files that
- * differ only in the profile opened first share its bytes.
+ * What speedscope's viewer is handed of the profiles at `indices`, opened at
+ * `picked`: {file, plan}, as the core plans it within `budget` of the
+ * viewer's cost (undefined: the core's own; see cpp/speedscope/viewer_plan.h).
+ * plan.profiles are those the file holds; plan.note, what the viewer does not
+ * show as the recording holds it. A file that holds every profile chosen
+ * serves every pick among them; one that left some out serves its own pick.
  */
 export class Selections {
-  // Selections kept written: a few, as a process's JSON can run to hundreds of MB.
+  // Files kept written: a few, as a process's JSON can run to tens of MB.
   static KEPT = 4;
 
-  constructor(result) {
+  constructor(result, budget) {
     this.result = result;
-    this.bodies = new Map();  // indices joined → Promise of the open JSON, oldest first
+    this.budget = budget ?? -1;
+    this.written = new Map();  // key → Promise of {blob, plan}, oldest first
   }
 
-  async file(indices, active) {
+  async file(indices, picked) {
     const key = indices.join(',');
-    if (!this.bodies.has(key)) {
-      if (this.bodies.size === Selections.KEPT) this.bodies.delete(this.bodies.keys().next().value);
-      const body = keptJsonInWorker(this.result, indices);
-      body.catch(() => this.bodies.delete(key));  // a failed write is tried again next time
-      this.bodies.set(key, body);
+    let written = await this.write(key, indices, picked);
+    if (written.plan.alone && !written.plan.profiles.includes(picked)) {
+      written = await this.write(`${key}/${picked}`, indices, picked);
     }
-    const body = await this.bodies.get(key);
-    return new Blob([body, `,"activeProfileIndex":${active}}\n`], { type: 'application/json' });
+    const { blob, plan } = written;
+    const active = plan.profiles.indexOf(picked);
+    return { file: new Blob([blob, `,"activeProfileIndex":${active}}\n`], { type: 'application/json' }), plan };
+  }
+
+  write(key, indices, picked) {
+    if (!this.written.has(key)) {
+      if (this.written.size === Selections.KEPT) this.written.delete(this.written.keys().next().value);
+      const written = viewerJsonInWorker(this.result, indices, picked, this.budget);
+      written.catch(() => this.written.delete(key));  // a failed write is tried again next time
+      this.written.set(key, written);
+    }
+    return this.written.get(key);
   }
 }
 

@@ -172,8 +172,13 @@ function request(message, workerURL) {
 }
 
 /** A result kept by an import with options.keep, as speedscope JSON (see keptJson in core.js). */
-export async function keptJsonInWorker(group, profiles, workerURL) {
-  return (await request({ type: 'json', group, profiles }, workerURL)).blob;
+export async function keptJsonInWorker(group, workerURL) {
+  return (await request({ type: 'json', group }, workerURL)).blob;
+}
+
+/** What speedscope's viewer is handed of a kept result: {blob, plan} (see viewerJson in core.js). */
+export function viewerJsonInWorker(group, profiles, picked, budget, workerURL) {
+  return request({ type: 'viewer', group, profiles, picked, budget }, workerURL);
 }
 
 /** What a file is, by its first bytes (see fileRoleHere in core.js). */

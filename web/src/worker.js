@@ -2,14 +2,16 @@
 // the page's thread. Messages (see worker-client.js for the other side):
 //   in:  {type: 'import', id, options, input}, {type: 'cancel', id},
 //        {type: 'chunk', id, bytes}, {type: 'end', id}   (stream inputs),
-//        {type: 'json', id, group, profiles}, {type: 'release', group}   (results kept
+//        {type: 'json', id, group}, {type: 'viewer', id, group, profiles, picked, budget},
+//        {type: 'release', group}   (results kept
 //        with options.keep, see core.js), {type: 'role', id, prefix} (what a file is)
 //   out: {type: 'progress', id, progress}, {type: 'pull', id} (stream inputs),
 //        {type: 'done', id, result} (typed arrays transferred; for 'json', {blob};
+//        for 'viewer', {blob, plan};
 //        for 'role', the role),
 //        {type: 'error', id, error}
 
-import { fileRoleHere, importHere, keptJson, releaseKept } from './core.js';
+import { fileRoleHere, importHere, keptJson, releaseKept, viewerJson } from './core.js';
 import { ImportError } from './errors.js';
 
 const controllers = new Map();
@@ -19,7 +21,10 @@ self.onmessage = ({ data }) => {
   if (data.type === 'import') run(data);
   else if (data.type === 'cancel') controllers.get(data.id)?.abort();
   else if (data.type === 'chunk' || data.type === 'end') streams.get(data.id)?.deliver(data);
-  else if (data.type === 'json') writeJson(data);
+  else if (data.type === 'json') answer(data.id, () => ({ blob: keptJson(data.group) }));
+  else if (data.type === 'viewer') {
+    answer(data.id, () => viewerJson(data.group, data.profiles, data.picked, data.budget));
+  }
   else if (data.type === 'release') releaseKept(data.group);
   else if (data.type === 'role') fileRole(data);
 };
@@ -32,9 +37,9 @@ async function fileRole({ id, prefix }) {
   }
 }
 
-function writeJson({ id, group, profiles }) {
+function answer(id, work) {
   try {
-    self.postMessage({ type: 'done', id, result: { blob: keptJson(group, profiles) } });
+    self.postMessage({ type: 'done', id, result: work() });
   } catch (error) {
     self.postMessage({ type: 'error', id, error: describe(error) });
   }

@@ -146,29 +146,7 @@ TEST_CASE("A sink that says stop gets nothing more") {
   CHECK(calls == 3);
 }
 
-TEST_CASE("A selection of profiles, left open for the profile opened first") {
-  ProfileGroup group = LargeGroup();
-  std::string whole = Joined([&](const JsonSink& sink) { return WriteJson(group, sink); });
-  std::string open = Joined([&](const JsonSink& sink) {
-    return WriteOpenJson(group, {1, 0}, sink);
-  });
-  // Closed with the index of the profile to open: the same file but for the
-  // profiles' order and the index.
-  nlohmann::json file = nlohmann::json::parse(open + ",\"activeProfileIndex\":1}");
-  nlohmann::json expected = nlohmann::json::parse(whole);
-  std::swap(expected["profiles"][0], expected["profiles"][1]);
-  expected["activeProfileIndex"] = 1;
-  CHECK(file == expected);
-  // One profile: the frames are all there, the other profile is not.
-  nlohmann::json one = nlohmann::json::parse(
-      Joined([&](const JsonSink& sink) { return WriteOpenJson(group, {1}, sink); }) +
-      ",\"activeProfileIndex\":0}");
-  CHECK(one["profiles"].size() == 1);
-  CHECK(one["profiles"][0]["name"] == group.profiles[1].name);
-  CHECK(one["shared"] == expected["shared"]);
-}
-
-TEST_CASE("A selection for a viewer makes consecutive samples of one stack one") {
+TEST_CASE("Asked, consecutive samples of one stack are written as one") {
   ProfileBuilder builder;
   builder.SetMakeViews(false);
   auto timeline = builder.AddTimeline(1, "time-profile", ValueUnit::kNanoseconds);
@@ -184,11 +162,12 @@ TEST_CASE("A selection for a viewer makes consecutive samples of one stack one")
   REQUIRE(group.ok());
   nlohmann::json whole =
       nlohmann::json::parse(Joined([&](const JsonSink& sink) { return WriteJson(*group, sink); }));
-  nlohmann::json open = nlohmann::json::parse(
-      Joined([&](const JsonSink& sink) { return WriteOpenJson(*group, {0}, sink); }) +
-      ",\"activeProfileIndex\":0}");
+  WriteOptions merging;
+  merging.merge_consecutive = true;
+  nlohmann::json whole_merged = nlohmann::json::parse(
+      Joined([&](const JsonSink& sink) { return WriteJson(*group, sink, merging); }));
   const nlohmann::json& all = whole["profiles"][0];
-  const nlohmann::json& merged = open["profiles"][0];
+  const nlohmann::json& merged = whole_merged["profiles"][0];
   CHECK(all["samples"].size() == 7);
   CHECK(merged["samples"] == nlohmann::json::parse("[[0],[1],[],[0]]"));
   CHECK(merged["weights"] == nlohmann::json::parse("[21,7,12,14]"));
@@ -210,12 +189,6 @@ TEST_CASE("A selection for a viewer makes consecutive samples of one stack one")
     CHECK(runs[i].first == merged["samples"][i]);
     CHECK(runs[i].second == merged["weights"][i].get<int64_t>());
   }
-  // Asked, the whole file merges the same way (the CLI's --merge-consecutive).
-  WriteOptions merging;
-  merging.merge_consecutive = true;
-  nlohmann::json whole_merged = nlohmann::json::parse(
-      Joined([&](const JsonSink& sink) { return WriteJson(*group, sink, merging); }));
-  CHECK(whole_merged["profiles"][0] == merged);
   CHECK(whole_merged["activeProfileIndex"] == whole["activeProfileIndex"]);
 }
 
