@@ -1,31 +1,30 @@
 #!/usr/bin/env node
-// The page benchmark, in Debian's Chromium, on an export grown to SIZE MB
-// (bench/grow-export.js), given as a File (read in 1 MiB slices, never whole):
-//   - the package's API in the page: importTraceWithSummary(file), whose
-//     worker runs the core, up to the speedscope objects;
-//   - the page itself: the file chosen in its picker, up to the import done
-//     (its status shown), and on to speedscope's viewer having read what the
-//     page handed it and drawn the flame graph.
-// Reports seconds and the peak resident memory of Chromium's renderer, which
-// runs the page and its worker.
-//   node bench/page.js [--size 1000] [--viewer-seconds 300]
-// (how long to wait for speedscope's drawing before reporting "more than").
+// The page benchmark, in each engine (tests/e2e/engines.js: Debian's
+// Chromium, Firefox ESR and WebKitGTK): exports grown to each SIZE MB
+// (bench/grow-export.js) and the largest corpus bundle (zipped here once),
+// each chosen in the page's file picker, timed from the file chosen to the
+// import done (its status shown) and to speedscope having drawn the flame
+// graph of the thread the page opens on; then, for the exports, the Main
+// Thread (195 k samples at 200 MB) picked, timed to its flame graph. Reports
+// the peak resident memory of the engine's content processes (the page and
+// its worker), and what the page said of what the viewer got.
+//   node bench/page.js [--sizes 50,200,1000] [--engines chromium,firefox,webkit]
+//                      [--bundle PATH|none] [--viewer-seconds 300]
 // Writes the result to stdout and build/bench/page.md.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { chromium } from 'playwright-core';
-
 import { serve } from '../web/serve.js';
+import { ENGINES, contentProcessMemory, engineSkip, launchEngine } from '../tests/e2e/engines.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = process.env.INSTRUMENTSCOPE_CORPUS ?? join(ROOT, '..', 'shared', 'corpus');
 const SEED = join(CORPUS, 'openjdk__jmh/jmh-core/src/test/resources/org.openjdk.jmh.profile.xctrace/time-profile.xml');
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const BUNDLE = join(CORPUS, 'IvanCaldwell__ios-astronomy-performance/Instruments.trace');
 const OUT = join(ROOT, 'build', 'bench');
 
 function fail(message) {
@@ -33,97 +32,141 @@ function fail(message) {
   process.exit(1);
 }
 
-/** Resident memory (bytes) of each Chromium renderer process. */
-function rendererMemory() {
-  const listing = execFileSync('ps', ['-eo', 'rss=,args='], { encoding: 'utf8' });
-  return listing.split('\n')
-    .filter((line) => line.includes('--type=renderer'))
-    .map((line) => Number(line.trim().split(/\s+/)[0]) * 1024);
+/** The inputs: [{label, path}], made when missing. */
+function inputs(sizes, bundle) {
+  mkdirSync(OUT, { recursive: true });
+  const list = sizes.map((size) => {
+    const path = join(OUT, `export-${size}.xml`);
+    if (!existsSync(path)) {
+      execFileSync('node', [join(ROOT, 'bench', 'grow-export.js'), SEED, path, String(size)], { stdio: 'ignore' });
+    }
+    return { label: `export, ${size} MB`, path, export: true };
+  });
+  if (bundle === 'none') return list;
+  const zipped = join(OUT, `${basename(dirname(bundle))}.trace.zip`);
+  if (!existsSync(zipped)) {
+    execFileSync('python3', ['-c', `
+import os, sys, zipfile
+source, target = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(target, 'w', zipfile.ZIP_DEFLATED) as archive:
+    for folder, _, files in os.walk(source):
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            archive.write(path, os.path.join('Instruments.trace', os.path.relpath(path, source)))
+`, bundle, zipped]);
+  }
+  list.push({ label: `${basename(dirname(bundle))} ${basename(bundle)} (zipped)`, path: zipped });
+  return list;
+}
+
+const viewerDrawn = () => document.querySelector('#viewer iframe:not([data-bench-old])')
+  ?.contentDocument?.body?.innerText.includes('Left Heavy');
+
+/** Times one input in one engine: {imported, drawn, picked?, note, thread, peak}. */
+async function measure(engine, origin, input, viewerSeconds) {
+  const page = await engine.newPage();
+  let peak = 0;
+  const poll = setInterval(() => {
+    peak = Math.max(peak, ...contentProcessMemory(engine.name));
+  }, 100);
+  try {
+    await page.goto(`${origin}/`);
+    await page.waitFor(() => document.body.dataset.state === 'idle');
+    peak = Math.max(...contentProcessMemory(engine.name));
+    const start = Date.now();
+    await page.setFiles('#file-input', input.path);
+    const state = await page.waitFor(() => ['loaded', 'error'].includes(document.body.dataset.state) &&
+      document.body.dataset.state, null, { timeout: 30 * 60_000, interval: 50 });
+    if (state !== 'loaded') fail(`${engine.name}: the page says ${await page.evaluate(() => document.getElementById('error').textContent)}`);
+    const imported = (Date.now() - start) / 1000;
+    const drawn = await page.waitFor(viewerDrawn, null, { timeout: viewerSeconds * 1000, interval: 50 })
+      .then(() => (Date.now() - start) / 1000, () => null);
+    const shown = await page.evaluate(() => ({
+      thread: document.getElementById('thread-select').selectedOptions[0]?.textContent,
+      note: document.getElementById('viewer-note').textContent,
+    }));
+    let picked = null;
+    if (input.export && drawn !== null) {
+      const pickStart = Date.now();
+      const thread = await page.evaluate(() => {
+        document.querySelector('#viewer iframe')?.setAttribute('data-bench-old', '');
+        const select = document.getElementById('thread-select');
+        const option = [...select.options].find((candidate) => candidate.textContent.startsWith('Main Thread'));
+        select.value = option.value;
+        select.dispatchEvent(new Event('change'));
+        return option.textContent;
+      });
+      const seconds = await page.waitFor(viewerDrawn, null, { timeout: viewerSeconds * 1000, interval: 50 })
+        .then(() => (Date.now() - pickStart) / 1000, () => null);
+      picked = { thread, seconds, note: await page.evaluate(() => document.getElementById('viewer-note').textContent) };
+    }
+    return { imported, drawn, picked, ...shown, peak };
+  } finally {
+    clearInterval(poll);
+    await page.close();
+  }
 }
 
 async function main() {
   const { values } = parseArgs({
-    options: { size: { type: 'string', default: '1000' }, 'viewer-seconds': { type: 'string', default: '300' } },
+    options: {
+      sizes: { type: 'string', default: '50,200,1000' },
+      engines: { type: 'string', default: ENGINES.join(',') },
+      bundle: { type: 'string', default: BUNDLE },
+      'viewer-seconds': { type: 'string', default: '300' },
+    },
   });
-  const size = Number(values.size);
+  const sizes = values.sizes.split(',').filter(Boolean).map(Number);
+  const engines = values.engines.split(',');
   const viewerSeconds = Number(values['viewer-seconds']);
-  if (!existsSync(CHROMIUM)) fail(`Chromium is missing at ${CHROMIUM}`);
+  for (const engine of engines) {
+    if (!ENGINES.includes(engine)) fail(`no engine ${engine} (${ENGINES.join(', ')})`);
+    const skip = engineSkip(engine);
+    if (skip) fail(skip);
+  }
   if (!existsSync(join(ROOT, 'web', 'dist', 'instrumentscope-core.wasm'))) fail('the wasm build is missing: npm run build');
   if (!existsSync(SEED)) fail(`the corpus is missing (${CORPUS})`);
-  mkdirSync(OUT, { recursive: true });
-  const file = join(OUT, `export-${size}.xml`);
-  if (!existsSync(file)) execFileSync('node', [join(ROOT, 'bench', 'grow-export.js'), SEED, file, String(size)], { stdio: 'ignore' });
-  const bytes = statSync(file).size;
+  if (values.bundle !== 'none' && !existsSync(values.bundle)) fail(`no bundle at ${values.bundle}`);
+  const list = inputs(sizes, values.bundle);
 
   const server = await serve({ port: 0 });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  let peak = 0;
-  const poll = setInterval(() => {
-    peak = Math.max(peak, ...rendererMemory());
-  }, 100);
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const mb = (bytes) => (bytes / 1048576).toFixed(0);
+  const seconds = (value) => (value === null ? `> ${viewerSeconds}` : value.toFixed(1));
+  const rows = [];
+  const notes = [];
+  const versions = [];
   try {
-    const page = await browser.newPage();
-    page.setDefaultTimeout(30 * 60_000);
-    const mb = (value) => (value / 1048576).toFixed(0);
-    const rows = [];
-    const row = (what, seconds, idle, bound = '') => {
-      const line = `| ${what} | ${mb(bytes)} | ${bound}${seconds.toFixed(1)} | ${bound ? '< ' : ''}${(bytes / 1048576 / seconds).toFixed(0)} | ` +
-        `${mb(idle)} | ${mb(peak)} |`;
-      rows.push(line);
-      console.log(line);
-    };
-    const origin = `http://127.0.0.1:${server.address().port}`;
-
-    await page.goto(`${origin}/`);
-    await page.waitForFunction(() => document.body.dataset.state === 'idle');
-    await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<input type="file" id="bench-input">'));
-    await page.setInputFiles('#bench-input', file);
-    let idle = Math.max(...rendererMemory());
-    peak = idle;
-    const apiSeconds = await page.evaluate(async () => {
-      const { importTraceWithSummary } = await import('/src/index.js');
-      const start = performance.now();
-      const { file: profile } = await importTraceWithSummary(document.getElementById('bench-input').files[0]);
-      if (!profile.profiles.length) throw new Error('no profiles');
-      return (performance.now() - start) / 1000;
-    });
-    row('`importTraceWithSummary(file)` in the page', apiSeconds, idle);
-
-    await page.reload();
-    await page.waitForFunction(() => document.body.dataset.state === 'idle');
-    idle = Math.max(...rendererMemory());
-    peak = idle;
-    const start = Date.now();
-    await page.setInputFiles('#file-input', file);
-    await page.waitForFunction(() => ['loaded', 'error'].includes(document.body.dataset.state), null, { polling: 200 });
-    if (await page.evaluate(() => document.body.dataset.state) !== 'loaded') {
-      fail(`the page says: ${await page.textContent('#error')}`);
+    for (const name of engines) {
+      const engine = await launchEngine(name);
+      versions.push(engine.version);
+      try {
+        for (const input of list) {
+          const result = await measure(engine, origin, input, viewerSeconds);
+          const after = (value) => (value === null ? `> ${viewerSeconds}` : (value - result.imported).toFixed(1));
+          const row = `| ${engine.version} | ${input.label} | ${mb(statSync(input.path).size)} | ${seconds(result.imported)} | ` +
+            `${seconds(result.drawn)} (+${after(result.drawn)}) | ${result.thread} | ` +
+            `${result.picked ? `${result.picked.thread}: ${seconds(result.picked.seconds)}` : '—'} | ${mb(result.peak)} |`;
+          rows.push(row);
+          console.log(row);
+          for (const note of [result.note, result.picked?.note]) {
+            if (note && !notes.includes(note)) notes.push(note);
+          }
+        }
+      } finally {
+        await engine.close();
+      }
     }
-    row('the page: picker to import done', (Date.now() - start) / 1000, idle);
-    // speedscope's toolbar shows its views once it has read the profile and drawn it.
-    const drawn = await page.frameLocator('#viewer iframe').getByText('Left Heavy')
-      .waitFor({ timeout: viewerSeconds * 1000 }).then(() => true, () => false);
-    if (drawn) {
-      row('the page: picker to flame graph drawn by speedscope', (Date.now() - start) / 1000, idle);
-    } else {
-      row(`the page: picker to flame graph drawn by speedscope (stopped waiting)`, (Date.now() - start) / 1000, idle, '> ');
-    }
-
-    const cpu = readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown CPU';
-    const chromiumVersion = execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const report = '| in Chromium | MB | seconds | MB/s | renderer idle MB | renderer peak MB |\n|---|---|---|---|---|---|\n' +
-      `${rows.join('\n')}\n\nMachine: ${cpu}; ${chromiumVersion}.\n`;
-    writeFileSync(join(OUT, 'page.md'), report);
-    console.log(`\nWritten to ${join(OUT, 'page.md')}`);
   } finally {
-    clearInterval(poll);
-    await browser.close();
     server.close();
   }
+  const cpu = readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown CPU';
+  const report = '| engine | input | MB | seconds to import done | to flame graph drawn (after import) | ' +
+    'thread opened | Main Thread picked: seconds to drawn | peak MB |\n|---|---|---|---|---|---|---|---|\n' +
+    `${rows.join('\n')}\n\nWhat the page said of what the viewer got:\n${notes.map((note) => `- ${note}`).join('\n')}\n\n` +
+    `Machine: ${cpu}; ${versions.join(', ')}.\n`;
+  writeFileSync(join(OUT, 'page.md'), report);
+  console.log(`\nWritten to ${join(OUT, 'page.md')}`);
 }
 
-main();
+main().then(() => process.exit(0), (error) => fail(error.stack ?? String(error)));

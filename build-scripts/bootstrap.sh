@@ -15,7 +15,8 @@ APT_PACKAGES=(
   libxml2-utils time              # bench/: xmllint, the streaming-parse floor; GNU time
   clang libclang-rt-14-dev        # fuzz/: libFuzzer and the sanitizers' runtimes
   lld-14 llvm-14                  # Mach-O and dSYM fixtures: ld64.lld, dsymutil, llvm-symbolizer, llvm-nm
-  chromium                        # the page's end-to-end tests (tests/e2e)
+  chromium firefox-esr webkit2gtk-driver  # the page's end-to-end tests (tests/e2e), in three engines
+  xvfb                            # a display for Firefox's WebGL and WebKit's MiniBrowser
   fonts-dejavu-core fonts-noto-color-emoji  # their screenshots: text, and speedscope's icons
 )
 

@@ -3,7 +3,8 @@
 # tests through ctest, plain and in the checked build (clang, AddressSanitizer
 # + UndefinedBehaviorSanitizer), a short pass of every fuzz target from that
 # same build, the JS tests, which drive the very .wasm the package ships, and
-# the page's end-to-end tests in Chromium (screenshots in test-artifacts/e2e).
+# the page's end-to-end tests in Chromium, Firefox ESR and WebKitGTK
+# (screenshots in test-artifacts/e2e/ENGINE).
 # Installs and builds what is missing first.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -28,5 +29,5 @@ log "JavaScript tests (WebAssembly core)"
 # Most of them wait on child processes: one file per core, not Node's default of one fewer.
 node --test --test-reporter=spec --test-concurrency="$JOBS" tests/js/
 
-log "End-to-end tests of the page (Chromium)"
+log "End-to-end tests of the page (Chromium, Firefox ESR, WebKitGTK) and the package (Chromium)"
 node --test --test-reporter=spec --test-concurrency=1 --test-timeout=300000 tests/e2e/

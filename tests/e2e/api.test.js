@@ -1,4 +1,4 @@
-// The package's browser side, in Chromium: the facade runs the core in its own
+// The package's browser side, in Chromium (its driver serves test inputs and reaches into workers): the facade runs the core in its own
 // module Worker, reports progress, reads Blobs in slices, leaves the caller's
 // buffers attached and unchanged, takes streams, and cancels on an
 // AbortSignal without losing the worker for the next import.
@@ -8,27 +8,29 @@ import { after, before, describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 
 import { CORPUS_SKIP, UNIPROF_EXPORT, corpusFile } from '../js/support.js';
-import { CHROMIUM_SKIP, assertCleanPage, openPage, startSession } from './support.js';
+import { assertCleanPage, engineSkip, openPage, startSession } from './support.js';
 
-const SKIP = CHROMIUM_SKIP || CORPUS_SKIP;
+const SKIP = engineSkip('chromium') || CORPUS_SKIP;
 // The export's one thread: 518 rows (the last without a backtrace) and the gaps between them.
 const EXPORT_SAMPLES = 530;
 
 describe('the package in a browser page', { skip: SKIP }, () => {
   let session;
   let page;
+  let native;
   const workers = [];
   before(async () => {
-    session = await startSession();
+    session = await startSession('chromium');
     page = await openPage(session);
-    page.on('worker', (worker) => workers.push(new URL(worker.url()).pathname));
-    // Test inputs, served from the page's own origin.
+    // Playwright's own page: its workers, and test inputs served from the page's own origin.
+    native = page.driverPage.native;
+    native.on('worker', (worker) => workers.push(new URL(worker.url()).pathname));
     const exportBytes = readFileSync(corpusFile(UNIPROF_EXPORT));
-    await page.route('**/fixtures/export.xml.gz', (route) => route.fulfill({ body: exportBytes }));
+    await native.route('**/fixtures/export.xml.gz', (route) => route.fulfill({ body: exportBytes }));
   });
   after(async () => {
     try {
-      if (page) assertCleanPage(page);
+      if (page) await assertCleanPage(page);
     } finally {
       await session?.close();
     }
@@ -66,9 +68,9 @@ describe('the package in a browser page', { skip: SKIP }, () => {
     const xml = gunzipSync(readFileSync(corpusFile(UNIPROF_EXPORT))).toString('utf8');
     const prolog = xml.indexOf('?>') + 2;
     const padded = `${xml.slice(0, prolog)}${`<!--${' '.repeat(4089)}-->\n`.repeat(3072)}${xml.slice(prolog)}`;
-    await page.route('**/fixtures/padded.xml', (route) => route.fulfill({ body: padded }));
+    await native.route('**/fixtures/padded.xml', (route) => route.fulfill({ body: padded }));
     // Every read of a Blob in the worker, by size.
-    const [worker] = page.workers();
+    const [worker] = native.workers();
     await worker.evaluate(() => {
       const read = Blob.prototype.arrayBuffer;
       self.blobReads = [];
