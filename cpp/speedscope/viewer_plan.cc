@@ -1,6 +1,7 @@
 #include "speedscope/viewer_plan.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "base/text.h"
 #include "model/view_names.h"
@@ -107,63 +108,74 @@ ViewerPlan Finish(const ProfileGroup& group, std::vector<size_t> profiles,
   return plan;
 }
 
+// Every profile, each sampled one condensed within its share of what the
+// budget leaves (shares by what each would cost whole); nothing when one of
+// them would be coarser than kFewestWindowsTogether.
+std::optional<ViewerPlan> Together(const ProfileGroup& group, const std::vector<size_t>& profiles,
+                                   const std::vector<ViewerSamples>& whole, uint64_t whole_cost,
+                                   const StackOrder& order, uint64_t available,
+                                   std::vector<FrameId>& frames) {
+  std::vector<ViewerSamples> shared(profiles.size());
+  for (size_t i = 0; i < profiles.size(); ++i) {
+    if (IsEvented(group.profiles[profiles[i]])) continue;
+    // In doubles: the product of two costs may pass 2^64.
+    auto share =
+        static_cast<uint64_t>(static_cast<double>(available) * static_cast<double>(whole[i].cost) /
+                              static_cast<double>(whole_cost));
+    shared[i] = whole[i].cost <= share ? whole[i]
+                                       : CondenseWithin(group.profiles[profiles[i]], order, share,
+                                                        kFewestWindowsTogether);
+    if (shared[i].cost > share) return std::nullopt;
+  }
+  return Finish(group, profiles, std::move(shared), std::move(frames), false);
+}
+
+// The profile picked and the intervals, the profile in as many windows as the budget allows.
+ViewerPlan Alone(const ProfileGroup& group, const std::vector<size_t>& profiles, size_t picked,
+                 std::vector<ViewerSamples> whole, const StackOrder& order, uint64_t budget) {
+  std::vector<size_t> alone;
+  std::vector<ViewerSamples> samples;
+  for (size_t i = 0; i < profiles.size(); ++i) {
+    if (profiles[i] != picked && !IsEvented(group.profiles[profiles[i]])) continue;
+    alone.push_back(profiles[i]);
+    samples.push_back(std::move(whole[i]));
+  }
+  std::vector<FrameId> frames = ReachedFrames(group, alone);
+  uint64_t fixed = FixedCost(group, alone, frames.size());
+  uint64_t available = budget > fixed ? budget - fixed : 0;
+  for (size_t i = 0; i < alone.size(); ++i) {
+    if (alone[i] == picked && !IsEvented(group.profiles[picked]) && samples[i].cost > available) {
+      samples[i] = CondenseWithin(group.profiles[picked], order, available);
+    }
+  }
+  // With no other threads to leave out, the profile picked is only condensed.
+  bool left_out = alone.size() < profiles.size();
+  return Finish(group, std::move(alone), std::move(samples), std::move(frames), left_out);
+}
+
 }  // namespace
 
 ViewerPlan PlanViewer(const ProfileGroup& group, const std::vector<size_t>& profiles, size_t picked,
                       uint64_t budget) {
   StackOrder order(group.stacks);
-  std::vector<ViewerSamples> exact(profiles.size());
-  uint64_t sampled_cost = 0;
+  std::vector<ViewerSamples> whole(profiles.size());
+  uint64_t whole_cost = 0;
   for (size_t i = 0; i < profiles.size(); ++i) {
     if (IsEvented(group.profiles[profiles[i]])) continue;
-    exact[i] = CondenseSamples(group.profiles[profiles[i]], order, 0);
-    sampled_cost += exact[i].cost;
+    whole[i] = CondenseSamples(group.profiles[profiles[i]], order, 0);
+    whole_cost += whole[i].cost;
   }
   std::vector<FrameId> frames = ReachedFrames(group, profiles);
   uint64_t fixed = FixedCost(group, profiles, frames.size());
-  if (fixed + sampled_cost <= budget) {
-    return Finish(group, profiles, std::move(exact), std::move(frames), false);
+  if (fixed + whole_cost <= budget) {
+    return Finish(group, profiles, std::move(whole), std::move(frames), false);
   }
-
-  // Together, each sampled profile condensed within its share of the budget.
   if (fixed < budget) {
-    uint64_t available = budget - fixed;
-    std::vector<ViewerSamples> shared(profiles.size());
-    bool fits = true;
-    for (size_t i = 0; i < profiles.size() && fits; ++i) {
-      if (IsEvented(group.profiles[profiles[i]])) continue;
-      // Both below 2^32 in any input that gets here: the product fits.
-      auto share = static_cast<uint64_t>(static_cast<double>(available) *
-                                         static_cast<double>(exact[i].cost) /
-                                         static_cast<double>(sampled_cost));
-      shared[i] = exact[i].cost <= share ? exact[i]
-                                         : CondenseWithin(group.profiles[profiles[i]], order, share,
-                                                          kFewestWindowsTogether);
-      fits = shared[i].cost <= share;
-    }
-    if (fits) return Finish(group, profiles, std::move(shared), std::move(frames), false);
+    std::optional<ViewerPlan> together =
+        Together(group, profiles, whole, whole_cost, order, budget - fixed, frames);
+    if (together) return std::move(*together);
   }
-
-  // The profile picked alone, with the intervals.
-  std::vector<size_t> alone;
-  std::vector<ViewerSamples> alone_samples;
-  for (size_t i = 0; i < profiles.size(); ++i) {
-    if (profiles[i] != picked && !IsEvented(group.profiles[profiles[i]])) continue;
-    alone.push_back(profiles[i]);
-    alone_samples.push_back(std::move(exact[i]));
-  }
-  frames = ReachedFrames(group, alone);
-  fixed = FixedCost(group, alone, frames.size());
-  uint64_t available = budget > fixed ? budget - fixed : 0;
-  for (size_t i = 0; i < alone.size(); ++i) {
-    if (alone[i] == picked && alone_samples[i].cost > available &&
-        !IsEvented(group.profiles[picked])) {
-      alone_samples[i] = CondenseWithin(group.profiles[picked], order, available);
-    }
-  }
-  // With no other threads to leave out, the profile picked is only condensed.
-  bool left_out = alone.size() < profiles.size();
-  return Finish(group, std::move(alone), std::move(alone_samples), std::move(frames), left_out);
+  return Alone(group, profiles, picked, std::move(whole), order, budget);
 }
 
 }  // namespace instrumentscope::speedscope

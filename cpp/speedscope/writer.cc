@@ -206,16 +206,18 @@ void WriteFrame(const Frame& frame, bool first, PieceWriter& out) {
 
 void WriteFrames(const ProfileGroup& group, PieceWriter& out) {
   out.Append(",\n\"shared\":{\"frames\":[");
-  for (size_t i = 0; i < group.frames.size() && out.ok(); ++i)
+  for (size_t i = 0; i < group.frames.size() && out.ok(); ++i) {
     WriteFrame(group.frames[i], i == 0, out);
+  }
   out.Append("\n]}");
 }
 
 // Those of `frames` alone, renumbered in their order.
 void WriteFrames(const ProfileGroup& group, const std::vector<FrameId>& frames, PieceWriter& out) {
   out.Append(",\n\"shared\":{\"frames\":[");
-  for (size_t i = 0; i < frames.size() && out.ok(); ++i)
+  for (size_t i = 0; i < frames.size() && out.ok(); ++i) {
     WriteFrame(group.frames[frames[i]], i == 0, out);
+  }
   out.Append("\n]}");
 }
 
@@ -375,8 +377,9 @@ bool WriteViewerJson(const ProfileGroup& group, const ViewerPlan& plan, const Js
   WriteHead(group, out);
   WriteFrames(group, plan.frames, out);
   std::vector<FrameId> frame_ids(group.frames.size(), 0);
-  for (size_t i = 0; i < plan.frames.size(); ++i)
+  for (size_t i = 0; i < plan.frames.size(); ++i) {
     frame_ids[plan.frames[i]] = static_cast<FrameId>(i);
+  }
   out.Append(",\n\"profiles\":[");
   StackWriter stack_writer(group.stacks, group.frames.size(), kKeptStackTextBytes, &frame_ids);
   for (size_t i = 0; i < plan.profiles.size() && out.ok(); ++i) {
