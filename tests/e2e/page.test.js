@@ -17,12 +17,14 @@ import { buildSymbolicationFixture, missingTool } from '../support/symbolication
 import {
   ENGINES,
   assertCleanPage,
+  beforePageScripts,
   clickViewerText,
   assertFlameGraphShows,
   downloadedJson,
   dropPath,
   engineSkip,
   heaviestRoot,
+  initScriptSkip,
   leftEdgeNames,
   openPage,
   saveScreenshot,
@@ -79,6 +81,32 @@ for (const engine of ENGINES) describe(`the page in ${engine}`, { skip: engineSk
     await saveScreenshot(page, 'idle');
     await assertCleanPage(page);
   });
+
+  test('a browser without WebGL, folder drops or a folder picker is told what it loses',
+    { skip: SKIP || initScriptSkip(engine) }, async () => {
+      const page = await openPage(session);
+      assert.equal(await page.isVisible('#capability-note'), false);  // this engine has them all
+      await beforePageScripts(page, () => {
+        const getContext = HTMLCanvasElement.prototype.getContext;
+        HTMLCanvasElement.prototype.getContext = function withoutWebGL(kind, ...rest) {
+          return /^(webgl|webgl2|experimental-webgl)$/.test(kind) ? null : getContext.call(this, kind, ...rest);
+        };
+        delete DataTransferItem.prototype.webkitGetAsEntry;
+        delete HTMLInputElement.prototype.webkitdirectory;
+      });
+      await page.goto(`${session.origin}/`);
+      const note = await page.textContent('#capability-note');
+      assert.match(note, /^This browser gives the page no WebGL .* speedscope's viewer cannot draw flame graphs here: recordings still open/);
+      assert.match(note, /This browser cannot read a dropped folder: zip the \.trace folder and drop the zip\./);
+      assert.match(note, /This browser cannot pick a folder: zip the \.trace folder and choose the zip\.$/);
+      assert.equal(await page.$eval('#folder-input', (input) => input.closest('label').hidden), true);
+      // A recording still opens, and its download is whole.
+      await page.setInputFiles('#file-input', corpusFile(ZIPPED_BUNDLE));
+      assert.equal(await settledState(page), 'loaded');
+      assert.equal((await downloadedJson(page)).text, golden('trace_bundle/speedscope-9.3.1-simple-time-profile'));
+      assert.equal(await page.isVisible('#capability-note'), true);  // still said, over the blank viewer
+      await saveScreenshot(page, 'missing-features');
+    });
 
   test('a zipped .trace from the file picker shows its flame graph', { skip: SKIP }, async () => {
     const page = await openPage(session);

@@ -269,6 +269,19 @@ class TestPage {
   }
 }
 
+/** Why `engine`'s driver cannot run a script before the page's own, or false. */
+export function initScriptSkip(engine) {
+  return engine === 'webkit' ? 'WebKitWebDriver (classic WebDriver) runs no script before the page\'s own' : false;
+}
+
+/** Has fn() run in every document the page loads from now on, before the document's own scripts. */
+export async function beforePageScripts(page, fn) {
+  const native = page.driverPage.native;
+  if (page.engine === 'chromium') await native.addInitScript(fn);
+  else if (page.engine === 'firefox') await native.evaluateOnNewDocument(fn);
+  else throw new Error(initScriptSkip(page.engine));
+}
+
 /** Waits for the import to end; returns the state it ended in. */
 export async function settledState(page) {
   await page.waitForFunction(() => !['idle', 'loading'].includes(document.body.dataset.state), null,
