@@ -13,14 +13,17 @@ StackOrder::StackOrder(const StackTable& stacks)
     StackId parent = stacks.parent[stack];
     return parent < stack ? static_cast<size_t>(parent) : count;  // count: the root
   };
-  std::vector<uint32_t> first_child(count + 2, 0);
+  // Counted at [parent + 2] (the root is `count`), then summed: where each
+  // parent's children begin, at [parent + 1] while they are placed.
+  std::vector<uint32_t> first_child(count + 3, 0);
   for (size_t stack = 0; stack < count; ++stack) {
     size_t parent = parent_of(stack);
     depth_[stack] = parent == count ? 1 : depth_[parent] + 1;
     ++first_child[parent + 2];
   }
-  for (size_t slot = 2; slot < first_child.size(); ++slot)
+  for (size_t slot = 2; slot < first_child.size(); ++slot) {
     first_child[slot] += first_child[slot - 1];
+  }
   std::vector<uint32_t> children(count);
   for (size_t stack = 0; stack < count; ++stack) {
     children[first_child[parent_of(stack) + 1]++] = static_cast<uint32_t>(stack);
