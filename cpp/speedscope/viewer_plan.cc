@@ -122,9 +122,8 @@ std::optional<ViewerPlan> Together(const ProfileGroup& group, const std::vector<
     auto share =
         static_cast<uint64_t>(static_cast<double>(available) * static_cast<double>(whole[i].cost) /
                               static_cast<double>(whole_cost));
-    shared[i] = whole[i].cost <= share ? whole[i]
-                                       : CondenseWithin(group.profiles[profiles[i]], order, share,
-                                                        kFewestWindowsTogether);
+    shared[i] = CondenseWithin(group.profiles[profiles[i]], order, share, kFewestWindowsTogether,
+                               &whole[i]);
     if (shared[i].cost > share) return std::nullopt;
   }
   return Finish(group, profiles, std::move(shared), std::move(frames), false);
@@ -144,8 +143,8 @@ ViewerPlan Alone(const ProfileGroup& group, const std::vector<size_t>& profiles,
   uint64_t fixed = FixedCost(group, alone, frames.size());
   uint64_t available = budget > fixed ? budget - fixed : 0;
   for (size_t i = 0; i < alone.size(); ++i) {
-    if (alone[i] == picked && !IsEvented(group.profiles[picked]) && samples[i].cost > available) {
-      samples[i] = CondenseWithin(group.profiles[picked], order, available);
+    if (alone[i] == picked && !IsEvented(group.profiles[picked])) {
+      samples[i] = CondenseWithin(group.profiles[picked], order, available, 1, &samples[i]);
     }
   }
   // With no other threads to leave out, the profile picked is only condensed.

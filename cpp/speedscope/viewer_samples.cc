@@ -170,9 +170,13 @@ ViewerSamples CondenseSamples(const Profile& profile, const StackOrder& order, u
 }
 
 ViewerSamples CondenseWithin(const Profile& profile, const StackOrder& order, uint64_t budget,
-                             uint32_t fewest_windows) {
-  ViewerSamples runs = CondenseSamples(profile, order, 0);
-  if (runs.cost <= budget) return runs;
+                             uint32_t fewest_windows, const ViewerSamples* runs) {
+  if (runs == nullptr) {
+    ViewerSamples counted = CondenseSamples(profile, order, 0);
+    if (counted.cost <= budget) return counted;
+  } else if (runs->cost <= budget) {
+    return *runs;
+  }
   int fewest = 0;
   while (fewest < 31 && (uint32_t{1} << (fewest + 1)) <= fewest_windows) ++fewest;
   int most = fewest;

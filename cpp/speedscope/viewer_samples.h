@@ -69,8 +69,9 @@ ViewerSamples CondenseSamples(const Profile& profile, const StackOrder& order, u
 // The finest of: runs alone, or kMostViewerWindows, half of them… down to
 // `fewest_windows` (a power of two), whose cost is within `budget`; the
 // fewest windows, over the budget, when none is.
+// `runs`: the profile's runs alone (windows 0), when the caller has counted them.
 ViewerSamples CondenseWithin(const Profile& profile, const StackOrder& order, uint64_t budget,
-                             uint32_t fewest_windows = 1);
+                             uint32_t fewest_windows = 1, const ViewerSamples* runs = nullptr);
 
 }  // namespace instrumentscope::speedscope
 

@@ -12,6 +12,7 @@ import {
   threadOrder, weightedKinds,
 } from './src/labels.js';
 
+import { showMissingFeatures } from './capabilities.js';
 import { HINTS, SYMBOLS_HINT } from './hints.js';
 
 const element = (id) => document.getElementById(id);
@@ -42,35 +43,6 @@ let viewerTicket = 0;  // the latest viewer asked for; earlier ones, once writte
 // of what the viewer can read in good time (cpp/speedscope/viewer_plan.h);
 // ?viewer-budget=N changes it, for tests and measurements.
 const VIEWER_BUDGET = Number(new URLSearchParams(location.search).get('viewer-budget') ?? NaN);
-
-/**
- * What this browser lacks of what the page uses, each with what it costs the
- * user: WebGL (speedscope draws with it; a headless browser or a setting may
- * withhold it), reading a dropped folder, and picking one.
- */
-function missingFeatures() {
-  const missing = [];
-  const canvas = document.createElement('canvas');
-  if (!(canvas.getContext('webgl2') || canvas.getContext('webgl'))) {
-    missing.push('This browser gives the page no WebGL (a headless browser, or WebGL turned off), so ' +
-      'speedscope\'s viewer cannot draw flame graphs here: recordings still open, with their pickers ' +
-      'and status, and Download .speedscope.json saves them for a viewer elsewhere.');
-  }
-  if (!('webkitGetAsEntry' in DataTransferItem.prototype)) {
-    missing.push('This browser cannot read a dropped folder: zip the .trace folder and drop the zip.');
-  }
-  if (!('webkitdirectory' in HTMLInputElement.prototype)) {
-    element('folder-input').closest('label').hidden = true;
-    missing.push('This browser cannot pick a folder: zip the .trace folder and choose the zip.');
-  }
-  return missing;
-}
-
-function showMissingFeatures() {
-  const missing = missingFeatures();
-  element('capability-note').textContent = missing.join(' ');
-  element('capability-note').hidden = missing.length === 0;
-}
 
 function setState(state) {
   document.body.dataset.state = state;
@@ -601,5 +573,5 @@ function setUpInputs() {
 }
 
 setUpInputs();
-showMissingFeatures();
+showMissingFeatures(element('capability-note'), element('folder-input'));
 setState('idle');
