@@ -3,7 +3,7 @@
 # through another; an include of any other layer fails the build
 # (check_layer.cmake, run before the layer compiles).
 # Every folder of cpp/ a layer may not include unless it depends on it.
-set(INSTRUMENTSCOPE_ALL_LAYERS base container model demangle tables speedscope symbolication
+set(INSTRUMENTSCOPE_ALL_LAYERS base container model demangle tables speedscope firefox symbolication
     formats report import bindings tools)
 
 # instrumentscope_layer(<name> DEPENDS <layers…> SOURCES <files…>)

@@ -20,7 +20,9 @@
 
 #include "base/identifiers.h"
 #include "base/json.h"
+#include "container/gzip_writer.h"
 #include "demangle/demangle.h"
+#include "firefox/writer.h"
 #include "import/import.h"
 #include "import/options.h"
 #include "report/summary.h"
@@ -237,20 +239,58 @@ void WriteTo(val& write, Writer writer) {
   });
 }
 
-// Ends the session, handing the speedscope file to `write` (a function of a
-// Uint8Array view of wasm memory, valid only during the call, that returns
-// false to stop) unless it is null; with `merge_consecutive`, each run of
-// consecutive samples of one stack as one sample. Returns {error} or
-// {progress, summary}, where summary is JSON without the frames.
-val FinishImportToJson(int session, val write, bool merge_consecutive) {
+// What FinishImportToJson writes: {format: "speedscope" | "firefox",
+// mergeConsecutive (speedscope only: each run of consecutive samples of one
+// stack as one sample), gzip (the file compressed)}.
+struct JsonRequest {
+  bool firefox = false;
+  bool merge_consecutive = false;
+  bool gzip = false;
+};
+
+Result<JsonRequest> ReadJsonRequest(const val& options) {
+  JsonRequest request;
+  std::string format =
+      options["format"].isUndefined() ? "speedscope" : options["format"].as<std::string>();
+  if (format != "speedscope" && format != "firefox") {
+    return Status(ErrorCode::kInvalidArgument,
+                  "no output format \"" + format + "\" (speedscope or firefox)");
+  }
+  request.firefox = format == "firefox";
+  request.merge_consecutive = options["mergeConsecutive"].as<bool>();
+  request.gzip = options["gzip"].as<bool>();
+  return request;
+}
+
+void WriteRequested(const ProfileGroup& group, const JsonRequest& request, const JsonSink& sink) {
+  if (request.firefox) {
+    firefox::WriteFirefoxJson(group, sink);
+    return;
+  }
+  speedscope::WriteOptions options;
+  options.merge_consecutive = request.merge_consecutive;
+  speedscope::WriteJson(group, sink, options);
+}
+
+// Ends the session, handing the file `options` asks for (JsonRequest) to
+// `write` (a function of a Uint8Array view of wasm memory, valid only during
+// the call, that returns false to stop) unless it is null. Returns {error}
+// or {progress, summary}, where summary is JSON without the frames.
+val FinishImportToJson(int session, val write, val options) {
+  Result<JsonRequest> request = ReadJsonRequest(options);
+  if (!request.ok()) return ErrorValue(request.status());
   ImportProgress progress;
   Result<ProfileGroup> group = FinishSession(session, &progress);
   if (!group.ok()) return ErrorValue(group.status());
   if (!write.isNull()) {
-    speedscope::WriteOptions options;
-    options.merge_consecutive = merge_consecutive;
-    WriteTo(write, [&](const speedscope::JsonSink& sink) {
-      speedscope::WriteJson(*group, sink, options);
+    WriteTo(write, [&](const JsonSink& sink) {
+      if (!request->gzip) {
+        WriteRequested(*group, *request, sink);
+        return;
+      }
+      GzipWriter gzip(sink);
+      WriteRequested(*group, *request, gzip.sink());
+      gzip.Finish();
     });
   }
   val result = val::object();
@@ -281,8 +321,16 @@ val FinishImportToGroup(int session) {
 val WriteGroupJson(int group, val write) {
   auto entry = Groups().find(group);
   if (entry == Groups().end()) return InvalidArgument("no kept result " + std::to_string(group));
-  WriteTo(write,
-          [&](const speedscope::JsonSink& sink) { speedscope::WriteJson(entry->second, sink); });
+  WriteTo(write, [&](const JsonSink& sink) { speedscope::WriteJson(entry->second, sink); });
+  return val::null();
+}
+
+// Writes a kept result to `write` as a Firefox Profiler file (the same bytes
+// as the CLI's --format firefox). Returns null or {error}.
+val WriteGroupFirefoxJson(int group, val write) {
+  auto entry = Groups().find(group);
+  if (entry == Groups().end()) return InvalidArgument("no kept result " + std::to_string(group));
+  WriteTo(write, [&](const JsonSink& sink) { firefox::WriteFirefoxJson(entry->second, sink); });
   return val::null();
 }
 
@@ -318,8 +366,7 @@ val WriteViewerJson(int group, val profiles, double picked, double budget, val w
   speedscope::ViewerPlan plan = speedscope::PlanViewer(
       kept, selected, static_cast<size_t>(picked),
       budget < 0 ? speedscope::kDefaultViewerBudget : static_cast<uint64_t>(budget));
-  WriteTo(write,
-          [&](const speedscope::JsonSink& sink) { speedscope::WriteViewerJson(kept, plan, sink); });
+  WriteTo(write, [&](const JsonSink& sink) { speedscope::WriteViewerJson(kept, plan, sink); });
   val written = val::array();
   for (size_t index : plan.profiles) written.call<void>("push", static_cast<double>(index));
   val result = val::object();
@@ -381,6 +428,7 @@ EMSCRIPTEN_BINDINGS(instrumentscope) {
   emscripten::function("finishImportToJson", &instrumentscope::FinishImportToJson);
   emscripten::function("finishImportToGroup", &instrumentscope::FinishImportToGroup);
   emscripten::function("writeGroupJson", &instrumentscope::WriteGroupJson);
+  emscripten::function("writeGroupFirefoxJson", &instrumentscope::WriteGroupFirefoxJson);
   emscripten::function("writeViewerJson", &instrumentscope::WriteViewerJson);
   emscripten::function("releaseGroup", &instrumentscope::ReleaseGroup);
   emscripten::function("cancelImport", &instrumentscope::CancelImport);

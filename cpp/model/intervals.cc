@@ -76,6 +76,7 @@ ProfileBuilder::IntervalSourceId ProfileBuilder::AddIntervalSource(IntervalSourc
   source.summary.process_label = ProcessLabel(desc.process_name, desc.pid);
   source.summary.process_name = std::move(desc.process_name);
   source.summary.pid = desc.pid;
+  source.summary.tid = desc.tid;
   source.during = desc.during;
   source.during_name = std::move(desc.during_name);
   source.every_name = desc.every_name;
@@ -256,13 +257,15 @@ Status ProfileBuilder::AddIntervalProfiles(const std::map<uint32_t, int64_t>& ru
       std::vector<size_t> open;  // innermost last
       auto close_until = [&](int64_t time) {
         while (!open.empty() && ends[open.back()] <= time) {
-          profile.events.push_back({ends[open.back()], intervals_[open.back()].frame, false});
+          const Interval& closed = intervals_[open.back()];
+          profile.events.push_back({ends[open.back()], closed.frame, closed.name, false});
           open.pop_back();
         }
       };
       for (size_t interval : lanes[lane]) {
         close_until(starts[interval]);
-        profile.events.push_back({starts[interval], intervals_[interval].frame, true});
+        profile.events.push_back(
+            {starts[interval], intervals_[interval].frame, intervals_[interval].name, true});
         open.push_back(interval);
         ++profile.sample_count;
         profile.sample_weight += ends[interval] - starts[interval];

@@ -37,7 +37,8 @@ struct CodeImage {
 
 struct Frame {
   std::string name;
-  std::string file;  // source file, else the binary's path; may be empty
+  std::string file;     // source file, else the binary's path; may be empty
+  std::string library;  // the binary's path, else its name; may be empty
   std::optional<uint32_t> line;
   // Only on frames the input left unnamed: the address as recorded (a return
   // address for callers) and, when the input says, the image it lies in.
@@ -84,6 +85,7 @@ inline bool IsView(ProfileKind kind) {
 struct IntervalEvent {
   int64_t at;
   FrameId frame;
+  uint32_t name;  // in ProfileGroup::interval_names: what groups it ("Load feed")
   bool open;
 };
 
@@ -137,6 +139,9 @@ struct IntervalSource {
   std::string process_name;
   std::string process_label;  // as a thread profile's, or empty
   int64_t pid = -1;
+  // The thread a source of one thread's intervals (its states, its run
+  // loop's iterations) belongs to, by its tid.
+  std::optional<uint64_t> tid;
   uint64_t intervals = 0;      // zero-length ones (single events) included
   int64_t total_duration = 0;  // sum of durations, ns
   uint32_t lanes = 0;          // evented profiles needed to draw them unnested
@@ -212,6 +217,8 @@ struct ProfileGroup {
   std::vector<Profile> profiles;
   size_t active_profile_index = 0;  // the busiest thread
   std::vector<IntervalSource> interval_sources;
+  // What intervals are grouped by ("Load feed", "Hang"), for IntervalEvent::name.
+  std::vector<std::string> interval_names;
   std::vector<TableSummary> tables;
   std::vector<std::string> instruments;  // "Time Profiler", … (bundles only)
   std::vector<Warning> warnings;

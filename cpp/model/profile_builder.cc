@@ -81,6 +81,7 @@ FrameId ProfileBuilder::InternFrame(const FrameDesc& desc) {
     Frame frame;
     frame.name = std::string(desc.name);
     frame.file = std::string(desc.source_file.empty() ? desc.image : desc.source_file);
+    frame.library = std::string(desc.image);
     if (!desc.source_file.empty()) frame.line = desc.line;
     frame.address = desc.address;
     frame.image = desc.image_id;
@@ -385,6 +386,7 @@ Result<ProfileGroup> ProfileBuilder::Build(std::string name, std::string exporte
   group.frames = std::move(frames_);
   group.images = std::move(images_);
   group.stacks = std::move(stacks_);
+  group.interval_names = std::move(interval_names_);
   group.tables = std::move(tables_);
   group.instruments = std::move(instruments_);
   group.warnings = std::move(warnings_);

@@ -126,6 +126,7 @@ class ProfileBuilder {
     std::string during_name;  // kAll's: "hangs"
     // The summary lists every name (a thread's states), not only the busiest.
     bool every_name = false;
+    std::optional<uint64_t> tid;  // IntervalSource::tid
   };
   IntervalSourceId AddIntervalSource(IntervalSourceDesc desc);
   // An end no row gave: the interval runs to the end of its run.

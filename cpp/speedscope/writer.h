@@ -4,12 +4,12 @@
 #ifndef INSTRUMENTSCOPE_SPEEDSCOPE_WRITER_H_
 #define INSTRUMENTSCOPE_SPEEDSCOPE_WRITER_H_
 
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string_view>
 #include <vector>
 
+#include "base/piece_writer.h"
 #include "model/profile.h"
 #include "speedscope/viewer_plan.h"
 
@@ -17,11 +17,6 @@ namespace instrumentscope::speedscope {
 
 // FileFormat.Frame: name, and file and line when known.
 nlohmann::json FrameJson(const Frame& frame);
-
-// Receives the output in order; returns false to stop the writer.
-using JsonSink = std::function<bool(std::string_view piece)>;
-
-inline constexpr size_t kJsonPieceBytes = 1 << 20;
 
 // The most the writer keeps of the texts of stacks it has written, to copy
 // them when they come again; past it, stacks are put together again each

@@ -70,7 +70,7 @@ size_t ConsumerBase::SourceOf(const Value& process, const Value& thread, const s
   if (named == thread_names_.end()) {
     named = thread_names_.emplace(thread.key, context_.ThreadName(thread)).first;
   }
-  return table_.Source(name + std::string(kDash) + named->second, pid, process_name);
+  return table_.Source(name + std::string(kDash) + named->second, pid, process_name, thread.number);
 }
 
 std::unique_ptr<IntervalConsumer> MakeConsumer(const TableEntry& entry, uint32_t run,

@@ -5,10 +5,10 @@ namespace instrumentscope::tables {
 IntervalTable::IntervalTable(const TableEntry& entry, uint32_t run, bool during)
     : entry_(&entry), run_(run), during_(during) {}
 
-size_t IntervalTable::Source(const std::string& name, int64_t pid,
-                             const std::string& process_name) {
+size_t IntervalTable::Source(const std::string& name, int64_t pid, const std::string& process_name,
+                             std::optional<uint64_t> tid) {
   auto [entry, inserted] = source_index_.try_emplace({name, pid}, sources_.size());
-  if (inserted) sources_.push_back(PendingSource{name, process_name, pid});
+  if (inserted) sources_.push_back(PendingSource{name, process_name, pid, tid});
   return entry->second;
 }
 
@@ -27,6 +27,7 @@ Status IntervalTable::Commit(ProfileBuilder& builder) && {
     desc.name = std::move(source.name);
     desc.process_name = std::move(source.process_name);
     desc.pid = source.pid;
+    desc.tid = source.tid;
     if (during_) {
       desc.during = entry_->during;
       desc.during_name = std::string(entry_->during_name);

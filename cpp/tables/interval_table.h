@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,8 +31,10 @@ class IntervalTable {
   bool empty() const { return intervals_.empty(); }
   size_t size() const { return intervals_.size(); }
 
-  // The source of `name` and process `pid` (-1: none), made the first time.
-  size_t Source(const std::string& name, int64_t pid, const std::string& process_name);
+  // The source of `name` and process `pid` (-1: none), made the first time;
+  // `tid` for a source of one thread's intervals.
+  size_t Source(const std::string& name, int64_t pid, const std::string& process_name,
+                std::optional<uint64_t> tid = std::nullopt);
   void Add(size_t source, int64_t start, int64_t end, std::string name, std::string label);
   // A warning the builder gets with the intervals: what of the table they lack.
   void Warn(WarningCode code, std::string message) {
@@ -46,6 +49,7 @@ class IntervalTable {
     std::string name;
     std::string process_name;
     int64_t pid;
+    std::optional<uint64_t> tid;
   };
   struct PendingInterval {
     size_t source;

@@ -4,7 +4,7 @@
 //
 //   instrumentscope-native INPUT [-o OUT] [--run N] [--folded] [--list]
 //                          [--symbols FILE[@LOADADDR]]... [--no-demangle]
-//                          [--merge-consecutive]
+//                          [--merge-consecutive] [--format speedscope|firefox]
 
 #include <malloc.h>
 
@@ -20,6 +20,8 @@
 #include "base/identifiers.h"
 #include "base/json.h"
 #include "base/text.h"
+#include "container/gzip_writer.h"
+#include "firefox/writer.h"
 #include "import/import.h"
 #include "report/summary.h"
 #include "speedscope/folded_stacks.h"
@@ -30,10 +32,11 @@ namespace {
 constexpr size_t kChunkBytes = 1 << 20;
 
 int Usage() {
-  std::fprintf(stderr,
-               "usage: instrumentscope-native INPUT [-o OUT] [--run N] [--folded] [--list]\n"
-               "                              [--symbols FILE[@LOADADDR]]... [--no-demangle]\n"
-               "                              [--merge-consecutive]\n");
+  std::fprintf(
+      stderr,
+      "usage: instrumentscope-native INPUT [-o OUT] [--run N] [--folded] [--list]\n"
+      "                              [--symbols FILE[@LOADADDR]]... [--no-demangle]\n"
+      "                              [--merge-consecutive] [--format speedscope|firefox]\n");
   return 2;
 }
 
@@ -43,6 +46,7 @@ struct CommandLine {
   std::string output_path;  // empty for stdout
   bool folded = false;
   bool list = false;
+  bool firefox = false;  // the Firefox Profiler's format, not speedscope's
   std::vector<std::string> symbol_files;
   instrumentscope::ImportOptions options;
   instrumentscope::speedscope::WriteOptions write;
@@ -66,6 +70,10 @@ std::optional<CommandLine> ParseCommandLine(int argc, char** argv) {
       command.list = true;
     } else if (arg == "--merge-consecutive") {
       command.write.merge_consecutive = true;
+    } else if (arg == "--format" && i + 1 < argc) {
+      std::string format = argv[++i];
+      if (format != "speedscope" && format != "firefox") return std::nullopt;
+      command.firefox = format == "firefox";
     } else if (arg == "--no-demangle") {
       command.options.demangle = std::nullopt;
     } else if (arg == "--symbols" && i + 1 < argc) {
@@ -168,8 +176,18 @@ bool FeedFile(instrumentscope::Import& import, const std::string& path,
   return true;
 }
 
+// The profiles in the format the command line asks for.
+void WriteProfiles(const instrumentscope::ProfileGroup& group, const CommandLine& command,
+                   const instrumentscope::JsonSink& sink) {
+  if (command.firefox) {
+    instrumentscope::firefox::WriteFirefoxJson(group, sink);
+  } else {
+    instrumentscope::speedscope::WriteJson(group, sink, command.write);
+  }
+}
+
 // Writes the profiles (or their summary, or folded stacks) where the command
-// line says. Returns the exit status.
+// line says; a name ending ".gz" is compressed. Returns the exit status.
 int WriteOutput(const instrumentscope::ProfileGroup& group, const CommandLine& command) {
   std::ofstream file;
   if (!command.output_path.empty()) {
@@ -186,8 +204,19 @@ int WriteOutput(const instrumentscope::ProfileGroup& group, const CommandLine& c
         << "\n";
   } else if (command.folded) {
     out << instrumentscope::speedscope::FoldedStacks(group);
+  } else if (command.output_path.size() > 3 &&
+             command.output_path.compare(command.output_path.size() - 3, 3, ".gz") == 0) {
+    instrumentscope::GzipWriter gzip([&out](std::string_view piece) {
+      out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+      return static_cast<bool>(out);
+    });
+    WriteProfiles(group, command, gzip.sink());
+    gzip.Finish();
   } else {
-    instrumentscope::speedscope::WriteJson(group, out, command.write);
+    WriteProfiles(group, command, [&out](std::string_view piece) {
+      out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+      return static_cast<bool>(out);
+    });
   }
   out.flush();
   return out ? 0 : 1;

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// instrumentscope INPUT [-o OUT.json] [--run N] [--list] [--limit NAME=N] [--symbols PATH] [--no-intervals]
-//                 [--merge-consecutive]
+// instrumentscope INPUT [-o OUT.json[.gz]] [--format speedscope|firefox] [--run N] [--list]
+//                 [--limit NAME=N] [--symbols PATH] [--no-intervals] [--merge-consecutive]
 // instrumentscope demangle [--full] [NAME...]
 // Converts an Instruments recording (a .trace folder or zip, an xctrace export,
-// or a Deep Copy) to a speedscope file, running the same WebAssembly core as the
-// browser; or demangles symbol names, like c++filt.
+// or a Deep Copy) to a speedscope or Firefox Profiler file, running the same
+// WebAssembly core as the browser; or demangles symbol names, like c++filt.
 
 import { closeSync, fstatSync, openAsBlob, openSync, unlinkSync, writeSync } from 'node:fs';
 import { open, readFile, readdir, stat } from 'node:fs/promises';
@@ -18,18 +18,25 @@ import { CHUNK_BYTES } from './input.js';
 import { formatList } from './listing.js';
 import { ImportError } from './node.js';
 
-const USAGE = `usage: instrumentscope INPUT [-o OUT.json] [--run N] [--symbols PATH...] [--limit NAME=N...]
-                      [--no-intervals] [--merge-consecutive]
+const USAGE = `usage: instrumentscope INPUT [-o OUT.json[.gz]] [--format speedscope|firefox] [--run N]
+                      [--symbols PATH...] [--limit NAME=N...] [--no-intervals] [--merge-consecutive]
        instrumentscope INPUT --list [--run N]
        instrumentscope demangle [--full] [NAME...]
 
 Converts an Instruments recording to a speedscope profile
-(https://www.speedscope.app). INPUT is a .trace bundle (a folder, or a zip of
-one; Instruments 4.5 to 26), an \`xctrace export\` (XML, plain or gzipped),
-or the text of an Instruments Deep Copy of a call tree; - reads standard input
-(pbpaste | instrumentscope - -o tree.json).
+(https://www.speedscope.app) or a Firefox Profiler profile
+(https://profiler.firefox.com). INPUT is a .trace bundle (a folder, or a zip
+of one; Instruments 4.5 to 26), an \`xctrace export\` (XML, plain or
+gzipped), or the text of an Instruments Deep Copy of a call tree; - reads
+standard input (pbpaste | instrumentscope - -o tree.json).
 
-  -o, --output FILE  write the profile to FILE instead of standard output
+  -o, --output FILE  write the profile to FILE instead of standard output; a
+                     FILE ending .gz is compressed with gzip
+  -f, --format NAME  speedscope (the default): every thread, view and
+                     interval lane a profile of its own; firefox: the Firefox
+                     Profiler's processed format, every thread a track on one
+                     timeline and intervals as markers (load the file at
+                     https://profiler.firefox.com)
       --run N        import only run N of the recording
       --list         list runs, tables, processes, threads, thread pools and
                      intervals, with their counts; a System Trace's threads
@@ -45,7 +52,8 @@ or the text of an Instruments Deep Copy of a call tree; - reads standard input
                      write each run of consecutive samples of one stack as one
                      sample of their summed weight: the same flame graphs and
                      time order in a smaller file (what the page shows), but
-                     no longer one sample per sample recorded
+                     no longer one sample per sample recorded (speedscope
+                     only)
   -s, --symbols PATH name the frames the recording left as addresses from your
                      own binary or dSYM: a Mach-O file, a .dSYM folder or a zip
                      of them, as often as needed. PATH@0x104a8c000 says where
@@ -80,6 +88,7 @@ function parseCommandLine() {
       allowPositionals: true,
       options: {
         output: { type: 'string', short: 'o' },
+        format: { type: 'string', short: 'f' },
         run: { type: 'string' },
         list: { type: 'boolean' },
         symbols: { type: 'string', short: 's', multiple: true },
@@ -297,6 +306,13 @@ async function main() {
     run = Number(values.run);
     if (!Number.isInteger(run) || run < 1) fail(`--run expects a positive integer, not "${values.run}"`, 2);
   }
+  const format = values.format ?? 'speedscope';
+  if (format !== 'speedscope' && format !== 'firefox') {
+    fail(`--format expects speedscope or firefox, not "${values.format}"`, 2);
+  }
+  if (format === 'firefox' && values['merge-consecutive']) {
+    fail('--merge-consecutive is for speedscope files; the Firefox Profiler keeps every sample', 2);
+  }
   const limits = parseLimits(values.limit);
   const symbols = await symbolFiles(values.symbols);
 
@@ -308,7 +324,7 @@ async function main() {
     fail(`${inputPath}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
   }
 
-  // The core writes the speedscope file straight to the output: no
+  // The core writes the file straight to the output: no
   // JavaScript objects for the profile, no copy of the JSON in memory.
   const output = values.list ? null : jsonWriter(values.output);
   let summary;
@@ -326,7 +342,10 @@ async function main() {
       onProgress: progressPrinter(size),
     };
     const name = fromStdin ? 'standard input' : basename(inputPath.replace(/\/+$/, ''));
-    const json = { write: output?.write ?? null, mergeConsecutive: values['merge-consecutive'] };
+    const json = {
+      write: output?.write ?? null, mergeConsecutive: values['merge-consecutive'], format,
+      gzip: Boolean(values.output?.endsWith('.gz')),
+    };
     const result = await importHere(input, options, name, json);
     summary = JSON.parse(result.summary);
     output?.close(false);

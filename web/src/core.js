@@ -75,7 +75,9 @@ function call(core, method, ...args) {
  * piece, to json.write(bytes) (a view valid only during the call; a null
  * writer gives the summary only), and the result holds no typed arrays; with
  * json.mergeConsecutive, each run of consecutive samples of one stack is
- * written as one sample of their summed weight.
+ * written as one sample of their summed weight; with json.format 'firefox',
+ * the file is the Firefox Profiler's instead; with json.gzip, it is
+ * compressed (as the core writes it).
  * @param core the loaded module
  * @param {{chunks?: AsyncIterable<Uint8Array>, files?: Array<{path: string, data: any}>,
  *          wanted?: boolean[]}} input (wanted: for each file, whether the core reads it)
@@ -86,7 +88,8 @@ function call(core, method, ...args) {
  * @param {{name?: string, run?: number, limits?: object, symbols?: object[], symbolLines?: string,
  *          demangle?: boolean|string, intervals?: boolean, keep?: boolean, signal?: AbortSignal,
  *          onProgress?: Function, bytesTotal?: number,
- *          json?: {write: ((bytes: Uint8Array) => void) | null, mergeConsecutive?: boolean}}} options
+ *          json?: {write: ((bytes: Uint8Array) => void) | null, mergeConsecutive?: boolean,
+ *                  format?: 'speedscope'|'firefox', gzip?: boolean}}} options
  */
 export async function runImport(core, input, options) {
   const { signal, onProgress } = options;
@@ -161,7 +164,7 @@ export async function runImport(core, input, options) {
     }
     if (signal?.aborted) throw abortError(signal);
     report('building');
-    const result = options.json ? finishToJson(core, session, options.json.write, options.json.mergeConsecutive)
+    const result = options.json ? finishToJson(core, session, options.json)
       : options.keep ? keep(core, call(core, 'finishImportToGroup', session))
         : call(core, 'finishImport', session);
     report('done', result.progress);
@@ -211,6 +214,11 @@ export function keptJson(handle) {
   return writeBlob(keptEntry(handle), 'writeGroupJson').blob;
 }
 
+/** A kept result as one Firefox Profiler file, in a Blob: the bytes `--format firefox` writes. */
+export function keptFirefoxJson(handle) {
+  return writeBlob(keptEntry(handle), 'writeGroupFirefoxJson').blob;
+}
+
 /**
  * What speedscope's viewer is handed of a kept result's `profiles` (indices)
  * opened at `picked`, within `budget` of its cost (see PlanViewer in
@@ -236,7 +244,7 @@ export function releaseKept(handle) {
 
 // A writer's error cannot cross the core (it has no exceptions): it is caught
 // here, stops the core's writer, and is thrown once the core has returned.
-function finishToJson(core, session, writeJson, mergeConsecutive) {
+function finishToJson(core, session, { write: writeJson, mergeConsecutive, format, gzip }) {
   let writeError = null;
   const write = writeJson ? (bytes) => {
     try {
@@ -247,7 +255,9 @@ function finishToJson(core, session, writeJson, mergeConsecutive) {
       return false;
     }
   } : null;
-  const result = call(core, 'finishImportToJson', session, write, Boolean(mergeConsecutive));
+  const result = call(core, 'finishImportToJson', session, write, {
+    format: format ?? 'speedscope', mergeConsecutive: Boolean(mergeConsecutive), gzip: Boolean(gzip),
+  });
   if (writeError) throw writeError;
   return result;
 }
@@ -278,6 +288,19 @@ export async function importHere(input, options, name, json = undefined) {
       : stream.size,
     json,
   });
+}
+
+/**
+ * Imports in the calling thread and returns the result with the file the core
+ * writes (`output`: {format: 'speedscope'|'firefox', gzip}) as a Blob of
+ * pieces: no one string holds it.
+ */
+export async function importFileHere(input, options, name, output) {
+  const parts = [];
+  const write = (bytes) => parts.push(bytes.slice());  // the view is valid only during the call
+  const result = await importHere(input, options, name, { ...output, write });
+  const type = output.gzip ? 'application/gzip' : 'application/json';
+  return { ...result, blob: new Blob(parts, { type }) };
 }
 
 /**

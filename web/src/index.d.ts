@@ -1,5 +1,6 @@
 // Types of the instrumentscope package. Hand-written, and kept in step with
-// cpp/speedscope/file_format.h (the output) and cpp/base/status.h (the codes).
+// cpp/speedscope/file_format.h and cpp/firefox/processed_format.h (the
+// outputs) and cpp/base/status.h (the codes).
 
 /** speedscope's file format, as instrumentscope writes it
  * (https://www.speedscope.app/file-format-schema.json). */
@@ -502,6 +503,145 @@ export function importTraceWithSummary(
   input: TraceInput,
   options?: ImportOptions,
 ): Promise<{ file: SpeedscopeFile; summary: TraceSummary }>;
+
+/** Options of importTraceAsFirefoxProfile: those of every import, and gzip. */
+export interface FirefoxProfileOptions extends ImportOptions {
+  /** The file gzipped, as the Firefox Profiler also reads it (default false). */
+  gzip?: boolean;
+}
+
+/**
+ * The recording as a Firefox Profiler file (https://profiler.firefox.com):
+ * its processed format, version 69 (FirefoxProfile), written by the core in
+ * pieces into a Blob, so that no one string has to hold it. Every thread of
+ * every process is a track on one timeline (several runs one after another);
+ * intervals are markers on their process's main thread; frames keep their
+ * binaries as libraries. Views of threads are left out: the profiler makes
+ * them. Open the file in the profiler with "Load a profile from file", or
+ * hand it over with `postMessage` (see the README).
+ * @example
+ * const { blob, summary } = await importTraceAsFirefoxProfile(bytes, { gzip: true });
+ * await writeFile('profile.json.gz', Buffer.from(await blob.arrayBuffer()));
+ */
+export function importTraceAsFirefoxProfile(
+  input: TraceInput,
+  options?: FirefoxProfileOptions,
+): Promise<{ blob: Blob; summary: TraceSummary }>;
+
+/**
+ * The parts of the Firefox Profiler's processed format (version 69) that
+ * instrumentscope writes; the profiler's src/types/profile.ts defines the
+ * whole. Tables are columns of equal `length`; strings are indices into
+ * shared.stringArray; times are milliseconds from meta.startTime.
+ */
+export interface FirefoxProfile {
+  meta: {
+    interval: number;
+    startTime: number;
+    processType: 0;
+    product: string;
+    stackwalk: 1;
+    version: number;
+    preprocessedProfileVersion: 69;
+    symbolicated: true;
+    importedFrom: string;
+    usesOnlyOneStackType: true;
+    sourceCodeIsNotOnSearchfox: true;
+    profilingStartTime: number;
+    profilingEndTime: number;
+    categories: Array<{ name: string; color: string; subcategories: string[] }>;
+    markerSchema: FirefoxMarkerSchema[];
+    extra: Array<{ label: string; entries: Array<{ label: string; format: 'string'; value: string }> }>;
+    /** The thread of the busiest profile, when it is a thread. */
+    initialSelectedThreads?: number[];
+  };
+  libs: Array<{
+    arch: string; name: string; path: string; debugName: string; debugPath: string;
+    /** The image's UUID, 32 hex digits and "0"; empty when unknown. */
+    breakpadId: string;
+    codeId: null;
+  }>;
+  threads: FirefoxThread[];
+  pages: [];
+  counters: [];
+  shared: {
+    stringArray: string[];
+    /** prefixOffset 0: a root; else the parent is `index - prefixOffset`. */
+    stackTable: { frame: number[]; prefixOffset: number[]; length: number };
+    frameTable: {
+      /** From the library's load address, for frames left unnamed; else -1. */
+      address: number[]; inlineDepth: number[]; category: number[]; subcategory: number[];
+      func: number[]; nativeSymbol: null[]; innerWindowID: null[]; line: Array<number | null>;
+      column: null[]; originalLocation: null[]; length: number;
+    };
+    funcTable: {
+      name: number[]; isJS: false[]; relevantForJS: false[];
+      /** A resource per library; -1 for frames in none. */
+      resource: number[];
+      source: Array<number | null>; lineNumber: Array<number | null>; columnNumber: null[];
+      originalLocation: null[]; length: number;
+    };
+    resourceTable: { lib: number[]; name: number[]; host: null[]; type: 1[]; length: number };
+    nativeSymbols: { libIndex: []; address: []; name: []; functionSize: []; length: 0 };
+    sources: {
+      id: null[]; filename: number[]; startLine: number[]; startColumn: number[];
+      sourceMapURL: null[]; content: null[]; length: number;
+    };
+    sourceLocationTable: { source: []; line: []; column: []; length: 0 };
+  };
+}
+
+export interface FirefoxThread {
+  processType: 'default';
+  processStartupTime: number;
+  processShutdownTime: null;
+  registerTime: number;
+  unregisterTime: null;
+  pausedRanges: [];
+  /** "Main Thread 0x9db2dc", or with what its samples weigh when not CPU
+   * samples: "Main Thread 0x9db2dc — time in system calls". A thread of
+   * markers alone is "Intervals". */
+  name: string;
+  isMainThread: boolean;
+  /** "83138"; "83138 (run 2)" in a recording of several runs; "unknown". */
+  pid: string;
+  /** A number, unless another thread has it: then a string that tells them apart. */
+  tid: number | string;
+  processName: string;
+  showMarkersInTimeline: true;
+  samples: {
+    /** null: time without a sample. */
+    stack: Array<number | null>;
+    timeDeltas: number[];
+    /** CPU time and durations in milliseconds ("tracing-ms"); bytes
+     * ("bytes"); counts, cycles and events ("samples"). */
+    weight: number[] | null;
+    weightType: 'samples' | 'tracing-ms' | 'bytes';
+    length: number;
+  };
+  markers: {
+    data: Array<{ type: string; label: number; source: number }>;
+    name: number[];
+    startTime: number[];
+    endTime: number[];
+    /** 1: an interval. */
+    phase: 1[];
+    category: number[];
+    length: number;
+  };
+}
+
+/** A marker schema: one per Instruments table whose intervals the file holds,
+ * named as the table ("os-signpost", "potential-hangs"). */
+export interface FirefoxMarkerSchema {
+  name: string;
+  display: Array<'marker-chart' | 'marker-table' | 'timeline-overview'>;
+  chartLabel: string;
+  tooltipLabel: string;
+  tableLabel: string;
+  description: string;
+  fields: Array<{ key: 'label' | 'source'; label: string; format: 'unique-string' }>;
+}
 
 /**
  * The speedscope file as JSON text, in pieces, so that files larger than one

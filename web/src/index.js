@@ -1,4 +1,5 @@
-// instrumentscope: Apple Instruments recordings in, speedscope profiles out.
+// instrumentscope: Apple Instruments recordings in, speedscope (and Firefox
+// Profiler) profiles out.
 // In a browser page the WebAssembly core runs in a module Worker the facade
 // owns (worker.js), so the page never blocks; in Node (through ./node.js), in
 // workers, or with options.worker === false, it runs in the calling thread.
@@ -27,6 +28,20 @@ export async function importTraceWithSummary(input, options = {}) {
 /** See index.d.ts. */
 export async function importTrace(input, options = {}) {
   return (await importTraceWithSummary(input, options)).file;
+}
+
+/** See index.d.ts. */
+export async function importTraceAsFirefoxProfile(input, options = {}) {
+  const { gzip = false } = options;
+  if (typeof gzip !== 'boolean') {
+    throw new ImportError({ code: 'INVALID_ARGUMENT', message: 'options.gzip must be true or false' });
+  }
+  const prepared = await prepareImport(input, options);
+  const output = { format: 'firefox', gzip };
+  const result = inPageWithWorkers(options)
+    ? await importInWorker(prepared.input, { ...prepared.options, output }, prepared.name)
+    : await (await import('./core.js')).importFileHere(prepared.input, prepared.options, prepared.name, output);
+  return { blob: result.blob, summary: JSON.parse(result.summary) };
 }
 
 /** See index.d.ts. */

@@ -133,6 +133,7 @@ export function importInWorker(input, options, name) {
           demangle: options.demangle,
           intervals: options.intervals,
           keep: options.keep,
+          output: options.output,
           symbols: options.symbols?.map(({ path, data, loadAddress }) => (
             { path, data: isBlob(data) ? data : new Blob([data]), loadAddress })),
           wasmURL: options.wasmURL ? String(options.wasmURL) : undefined,
@@ -174,6 +175,11 @@ function request(message, workerURL) {
 /** A result kept by an import with options.keep, as speedscope JSON (see keptJson in core.js). */
 export async function keptJsonInWorker(group, workerURL) {
   return (await request({ type: 'json', group }, workerURL)).blob;
+}
+
+/** A result kept by an import with options.keep, as a Firefox Profiler file (see keptFirefoxJson in core.js). */
+export async function keptFirefoxJsonInWorker(group, workerURL) {
+  return (await request({ type: 'firefox', group }, workerURL)).blob;
 }
 
 /** What speedscope's viewer is handed of a kept result: {blob, plan} (see viewerJson in core.js). */

@@ -1,17 +1,22 @@
 // The module Worker the browser facade owns: it runs the WebAssembly core off
 // the page's thread. Messages (see worker-client.js for the other side):
-//   in:  {type: 'import', id, options, input}, {type: 'cancel', id},
+//   in:  {type: 'import', id, options, input} (options.output: the file the
+//        core writes, see importFileHere in core.js), {type: 'cancel', id},
 //        {type: 'chunk', id, bytes}, {type: 'end', id}   (stream inputs),
-//        {type: 'json', id, group}, {type: 'viewer', id, group, profiles, picked, budget},
+//        {type: 'json', id, group}, {type: 'firefox', id, group},
+//        {type: 'viewer', id, group, profiles, picked, budget},
 //        {type: 'release', group}   (results kept
 //        with options.keep, see core.js), {type: 'role', id, prefix} (what a file is)
 //   out: {type: 'progress', id, progress}, {type: 'pull', id} (stream inputs),
-//        {type: 'done', id, result} (typed arrays transferred; for 'json', {blob};
+//        {type: 'done', id, result} (typed arrays transferred; with
+//        options.output, {summary, progress, blob}; for 'json' and 'firefox', {blob};
 //        for 'viewer', {blob, plan};
 //        for 'role', the role),
 //        {type: 'error', id, error}
 
-import { fileRoleHere, importHere, keptJson, releaseKept, viewerJson } from './core.js';
+import {
+  fileRoleHere, importFileHere, importHere, keptFirefoxJson, keptJson, releaseKept, viewerJson,
+} from './core.js';
 import { ImportError } from './errors.js';
 
 const controllers = new Map();
@@ -22,6 +27,7 @@ self.onmessage = ({ data }) => {
   else if (data.type === 'cancel') controllers.get(data.id)?.abort();
   else if (data.type === 'chunk' || data.type === 'end') streams.get(data.id)?.deliver(data);
   else if (data.type === 'json') answer(data.id, () => ({ blob: keptJson(data.group) }));
+  else if (data.type === 'firefox') answer(data.id, () => ({ blob: keptFirefoxJson(data.group) }));
   else if (data.type === 'viewer') {
     answer(data.id, () => viewerJson(data.group, data.profiles, data.picked, data.budget));
   }
@@ -86,11 +92,14 @@ async function run({ id, options, input }) {
       source = new PulledStream(id);
       streams.set(id, source);
     }
-    const result = await importHere(source, {
+    const settings = {
       ...options,
       signal: controller.signal,
       onProgress: (progress) => self.postMessage({ type: 'progress', id, progress }),
-    }, options.name);
+    };
+    const result = options.output
+      ? await importFileHere(source, settings, options.name, options.output)
+      : await importHere(source, settings, options.name);
     const arrays = result.samples
       ? [result.stackParents, result.stackFrames, ...result.samples, ...result.weights] : [];
     self.postMessage({ type: 'done', id, result }, arrays.map((array) => array.buffer));

@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "base/json.h"
+#include "firefox/writer.h"
 #include "report/summary.h"
 #include "speedscope/folded_stacks.h"
 #include "speedscope/writer.h"
@@ -81,6 +83,44 @@ std::string SomeStacks(const ProfileGroup& group, const std::vector<std::string>
   return speedscope::FoldedStacks(some);
 }
 
+// The Firefox Profiler file's golden for large profiles: its size and CRC-32,
+// which pin every byte, and what each of its first threads holds, to read.
+// tests/js/golden.test.js builds the same from the wasm build's output.
+constexpr size_t kFirefoxThreads = 30;
+
+std::string FirefoxSummaryGolden(const std::string& text) {
+  nlohmann::json file = nlohmann::json::parse(text);
+  const nlohmann::json& strings = file["shared"]["stringArray"];
+  nlohmann::json threads = nlohmann::json::array();
+  for (const nlohmann::json& thread : file["threads"]) {
+    if (threads.size() == kFirefoxThreads) break;
+    std::map<std::string, uint64_t> marker_names;
+    for (const nlohmann::json& name : thread["markers"]["name"]) {
+      ++marker_names[strings[name.get<size_t>()].get<std::string>()];
+    }
+    threads.push_back({{"name", thread["name"]},
+                       {"pid", thread["pid"]},
+                       {"tid", thread["tid"]},
+                       {"isMainThread", thread["isMainThread"]},
+                       {"samples", thread["samples"]["length"]},
+                       {"weightType", thread["samples"]["weightType"]},
+                       {"markers", marker_names}});
+  }
+  uint32_t crc =
+      static_cast<uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(text.data()), text.size()));
+  nlohmann::json golden = {
+      {"threadCount", file["threads"].size()},
+      {"threads", threads},
+      {"libs", file["libs"].size()},
+      {"frames", file["shared"]["frameTable"]["length"]},
+      {"stacks", file["shared"]["stackTable"]["length"]},
+      {"strings", strings.size()},
+      {"markerSchema", file["meta"]["markerSchema"]},
+      {"firefoxJson", {{"bytes", text.size()}, {"crc32", crc}}},
+  };
+  return DumpJson(golden, 2) + "\n";
+}
+
 TEST_CASE("Golden outputs") {
   nlohmann::json manifest =
       nlohmann::json::parse(ReadText(SourcePath("tests/golden/manifest.json")));
@@ -113,6 +153,16 @@ TEST_CASE("Golden outputs") {
         // Stacks first: their diff is the readable one.
         files[base + ".stacks.txt"] = speedscope::FoldedStacks(*group);
         files[base + ".speedscope.json"] = json.str();
+      }
+      // The Firefox Profiler file, whole ("firefox": "file") or summed up ("summary").
+      if (entry.contains("firefox")) {
+        std::ostringstream firefox_json;
+        firefox::WriteFirefoxJson(*group, firefox_json);
+        if (entry["firefox"] == "file") {
+          files[base + ".firefox.json"] = firefox_json.str();
+        } else {
+          files[base + ".firefox.summary.json"] = FirefoxSummaryGolden(firefox_json.str());
+        }
       }
       for (const auto& [path, contents] : files) {
         if (update) {
