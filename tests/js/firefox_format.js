@@ -22,7 +22,6 @@ const index = (limit, nullable = false) => (value) =>
   (nullable && value === null) || (Number.isInteger(value) && value >= 0 && value < limit);
 const integer = (value) => Number.isInteger(value);
 const optionalInteger = (value) => value === null || Number.isInteger(value);
-const isNull = (value) => value === null;
 
 function checkTable(table, columns, where) {
   assert.ok(table && typeof table === 'object', `${where}: a table`);
