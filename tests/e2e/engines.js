@@ -117,6 +117,7 @@ async function launchChromium() {
         setFiles: (selector, paths) => page.setInputFiles(selector, paths),
         screenshot: (path) => page.screenshot({ path }),
         hover: (x, y) => page.mouse.move(x, y),
+        press: (selector) => page.click(selector),
         close: () => context.close(),
       }, page);
     },
@@ -148,6 +149,7 @@ async function launchFirefox() {
         setFiles: async (selector, paths) => (await page.$(selector)).uploadFile(...[paths].flat()),
         screenshot: (path) => page.screenshot({ path }),
         hover: (x, y) => page.mouse.move(x, y),
+        press: (selector) => page.click(selector),
         close: () => page.close(),
       }, page);
     },
@@ -209,6 +211,7 @@ async function launchWebKit() {
         setFiles: async (selector, paths) => driver.findElement(By.css(selector)).sendKeys([paths].flat().join('\n')),
         screenshot: async (path) => writeFileSync(path, Buffer.from(await driver.takeScreenshot(), 'base64')),
         hover: (x, y) => driver.actions().move({ x: Math.round(x), y: Math.round(y) }).perform(),
+        press: (selector) => driver.findElement(By.css(selector)).click(),
         close: async () => {
           sessions.splice(sessions.indexOf(driver), 1);
           await driver.quit();
@@ -265,6 +268,15 @@ export class Page {
 
   screenshot(path) {
     return this.driver.screenshot(path);
+  }
+
+  /**
+   * Clicks the element `selector` names as a person does, through the
+   * driver's input: what the page does then counts as the person's action
+   * (a tab it opens is no pop-up to block).
+   */
+  press(selector) {
+    return this.driver.press(selector);
   }
 
   /** Moves the pointer to (x, y) of the page's viewport. */

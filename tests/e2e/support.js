@@ -65,7 +65,9 @@ function watchChromium(page) {
   const native = page.driverPage.native;
   native.context().route('**/*', (route) => {
     const url = route.request().url();
-    if (isSameOrigin(url, page.session.origin)) return route.continue();
+    if (isSameOrigin(url, page.session.origin) || page.allowedOrigins.has(new URL(url).origin)) {
+      return route.continue();
+    }
     page.foreignRequests.push(url);
     return route.abort('blockedbyclient');
   });
@@ -131,6 +133,8 @@ class TestPage {
     this.engine = session.engine;
     this.foreignRequests = [];
     this.problems = [];
+    // Origins besides the page's that a test lets it reach (a stand-in for another site).
+    this.allowedOrigins = new Set();
   }
 
   /** Closes the page, keeping what it reported for assertCleanPage. */
@@ -213,6 +217,11 @@ class TestPage {
 
   click(selector) {
     return this.$eval(selector, (element) => element.click());
+  }
+
+  /** A person's click, through the driver (see Page.press in engines.js). */
+  press(selector) {
+    return this.driverPage.press(selector);
   }
 
   check(selector) {
@@ -412,26 +421,26 @@ export async function leftEdgeNames(page) {
   return names;
 }
 
-/** The JSON "Download .speedscope.json" saves, and the file name it offers. */
-export async function downloadedJson(page) {
+/** The file a download button (by default "Download .speedscope.json") saves, and the name it offers. */
+export async function downloadedJson(page, button = '#download') {
   if (page.engine === 'chromium') {
     const native = page.driverPage.native;
-    const [download] = await Promise.all([native.waitForEvent('download'), native.click('#download')]);
+    const [download] = await Promise.all([native.waitForEvent('download'), native.click(button)]);
     const stream = await download.createReadStream();
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
     return { name: download.suggestedFilename(), text: Buffer.concat(chunks).toString('utf8') };
   }
   // The link the page clicks to save is caught, and what it links to read.
-  return page.evaluate(() => new Promise((resolve, reject) => {
+  return page.evaluate((selector) => new Promise((resolve, reject) => {
     const click = HTMLAnchorElement.prototype.click;
     HTMLAnchorElement.prototype.click = function caught() {
       HTMLAnchorElement.prototype.click = click;
       fetch(this.href).then((response) => response.text())
         .then((text) => resolve({ name: this.download, text }), reject);
     };
-    document.getElementById('download').click();
-  }));
+    document.querySelector(selector).click();
+  }), button);
 }
 
 /**

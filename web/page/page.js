@@ -6,13 +6,14 @@
 
 import { ImportError } from './src/index.js';
 import { filesOfDirectory } from './src/input.js';
-import { Selections, fileRole, importKept, release, wholeJson } from './src/kept.js';
+import { Selections, fileRole, importKept, release, wholeFirefoxJson, wholeJson } from './src/kept.js';
 import {
   allocationCount, busiestFirst, formatBytes, isWeighted, plural, profileAmount, profileLabel,
   threadOrder, weightedKinds,
 } from './src/labels.js';
 
 import { showMissingFeatures } from './capabilities.js';
+import { openInProfiler, profilerURL } from './firefox.js';
 import { HINTS, SYMBOLS_HINT } from './hints.js';
 
 const element = (id) => document.getElementById(id);
@@ -408,8 +409,31 @@ async function download() {
   setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
 }
 
+/** Saves the whole recording as a Firefox Profiler file, as `--format firefox` writes it. */
+async function downloadFirefox() {
+  const { result, name } = current;
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(await wholeFirefoxJson(result));
+  link.download = `${baseName(name)}.firefox.json`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+}
+
+function showFirefoxNote(text, failed = false) {
+  const note = element('firefox-note');
+  note.textContent = text;
+  note.classList.toggle('failed', failed);
+  note.hidden = false;
+}
+
+/** Hands the recording to the Firefox Profiler's app in a tab of its own (firefox.js). */
+function openFirefox() {
+  openInProfiler(profilerURL(location.search), wholeFirefoxJson(current.result), showFirefoxNote);
+}
+
 /** Lets the worker free the recording on show. */
 function forget() {
+  element('firefox-note').hidden = true;
   if (current) release(current.result);
   current = null;
 }
@@ -561,6 +585,8 @@ function setUpInputs() {
   element('error-dismiss').addEventListener('click', reset);
   element('open-another').addEventListener('click', reset);
   element('download').addEventListener('click', download);
+  element('download-firefox').addEventListener('click', downloadFirefox);
+  element('open-firefox').addEventListener('click', openFirefox);
   element('run-select').addEventListener('change', () => {
     fillProcesses(-1);
     showSelection();

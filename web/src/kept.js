@@ -5,7 +5,8 @@
 
 import { prepareImport } from './prepare.js';
 import {
-  fileRoleInWorker, importInWorker, keptJsonInWorker, releaseInWorker, viewerJsonInWorker,
+  fileRoleInWorker, importInWorker, keptFirefoxJsonInWorker, keptJsonInWorker, releaseInWorker,
+  viewerJsonInWorker,
 } from './worker-client.js';
 
 /**
@@ -23,6 +24,11 @@ export async function importKept(input, options = {}) {
 /** The whole recording as a speedscope file: the bytes the CLI writes. */
 export function wholeJson(result) {
   return keptJsonInWorker(result);
+}
+
+/** The whole recording as a Firefox Profiler file: the bytes `--format firefox` writes. */
+export function wholeFirefoxJson(result) {
+  return keptFirefoxJsonInWorker(result);
 }
 
 /**
