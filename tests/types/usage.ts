@@ -4,8 +4,10 @@ import {
   ImportError,
   demangle,
   importTrace,
+  importTraceAsFirefoxProfile,
   importTraceWithSummary,
   serializeSpeedscope,
+  type FirefoxProfile,
   type ImportErrorCode,
   type ImportProgress,
   type SpeedscopeFile,
@@ -90,3 +92,14 @@ function explain(error: unknown): string {
 }
 
 export { convert, explain, intervals, names, openFolder, paste, symbolicate };
+
+// The Firefox Profiler's file, gzipped, and read back: its threads and markers.
+async function firefox(bytes: Uint8Array) {
+  const { blob, summary } = await importTraceAsFirefoxProfile(bytes, { gzip: true, run: 1 });
+  const plain = await importTraceAsFirefoxProfile(bytes);
+  const profile: FirefoxProfile = JSON.parse(await plain.blob.text());
+  const threads: string[] = profile.threads.map((thread) => `${thread.name} (pid ${thread.pid}, tid ${thread.tid})`);
+  const markers: number = profile.threads.reduce((sum, thread) => sum + thread.markers.length, 0);
+  const label: string = profile.shared.stringArray[profile.threads[0]?.markers.data[0]?.label ?? 0];
+  return { size: blob.size, instruments: summary.instruments, threads, markers, label };
+}
