@@ -91,6 +91,13 @@ void LayOutRuns(const ProfileGroup& group, FirefoxLayout* layout) {
     int64_t& end = run_end[profile.run];
     end = std::max(end, EndOf(profile));
   }
+  // Heap events are instants: their run lasts a step past the last.
+  for (const HeapEvents& heap : group.heaps) {
+    if (heap.events.empty()) continue;
+    int64_t& end = run_end[heap.run];
+    int64_t last = heap.events.back().time;
+    end = std::max(end, last > INT64_MAX - kUntimedStep ? INT64_MAX : last + kUntimedStep);
+  }
   uint32_t last_run = run_end.empty() ? 1 : run_end.rbegin()->first;
   layout->run_offsets.assign(last_run + 1, 0);
   int64_t offset = 0;
@@ -130,14 +137,42 @@ void NameTids(FirefoxLayout* layout) {
   }
 }
 
+// The heap events an allocation profile sums, if the group has them.
+std::optional<size_t> HeapOf(const ProfileGroup& group, const Profile& profile) {
+  if (profile.kind != ProfileKind::kAllocations && profile.kind != ProfileKind::kVmRegions) {
+    return std::nullopt;
+  }
+  HeapKind kind =
+      profile.kind == ProfileKind::kAllocations ? HeapKind::kMalloc : HeapKind::kVmRegions;
+  for (size_t h = 0; h < group.heaps.size(); ++h) {
+    const HeapEvents& heap = group.heaps[h];
+    if (heap.run == profile.run && heap.pid == profile.pid && heap.kind == kind) return h;
+  }
+  return std::nullopt;
+}
+
+const char* HeapName(HeapKind kind) {
+  return kind == HeapKind::kMalloc ? "heap allocations" : "VM regions";
+}
+
 void LayOutThreads(const ProfileGroup& group, bool several_runs, FirefoxLayout* layout) {
+  std::set<size_t> heaps_laid_out;
   for (size_t p = 0; p < group.profiles.size(); ++p) {
     const Profile& profile = group.profiles[p];
     if (!IsFirefoxThread(profile)) continue;
     ThreadLayout thread;
-    thread.profile = p;
+    // An Allocations recording's profiles of one process and kind are one
+    // thread of its heap events, where the first of them is.
+    std::optional<size_t> heap = HeapOf(group, profile);
+    if (heap && !heaps_laid_out.insert(*heap).second) continue;
     std::vector<std::string> parts = {profile.thread_label};
-    if (profile.kind != ProfileKind::kThread) parts.push_back(profile.weighs);
+    if (heap) {
+      thread.heap = heap;
+      parts.push_back(HeapName(group.heaps[*heap].kind));
+    } else {
+      thread.profile = p;
+      if (profile.kind != ProfileKind::kThread) parts.push_back(profile.weighs);
+    }
     thread.name = JoinName(parts);
     thread.process_name =
         profile.process_name.empty() ? profile.process_label : profile.process_name;
@@ -146,7 +181,10 @@ void LayOutThreads(const ProfileGroup& group, bool several_runs, FirefoxLayout* 
     thread.main_thread =
         profile.kind == ProfileKind::kThread && IsMainThreadName(profile.thread_name);
     thread.run = profile.run;
-    if (p == group.active_profile_index) layout->selected_thread = layout->threads.size();
+    if (p == group.active_profile_index ||
+        (heap && HeapOf(group, group.profiles[group.active_profile_index]) == heap)) {
+      layout->selected_thread = layout->threads.size();
+    }
     layout->threads.push_back(std::move(thread));
   }
 }
@@ -230,7 +268,7 @@ void ChooseVisibleThreads(const ProfileGroup& group, FirefoxLayout* layout) {
   for (size_t t = 0; t < layout->threads.size(); ++t) {
     const ThreadLayout& thread = layout->threads[t];
     uint64_t samples = thread.profile ? group.profiles[*thread.profile].sample_count : 0;
-    if (!thread.markers.empty() || (samples > 0 && samples * 20 >= busiest) ||
+    if (!thread.markers.empty() || thread.heap || (samples > 0 && samples * 20 >= busiest) ||
         t == layout->selected_thread) {
       layout->visible_threads.push_back(t);
     }

@@ -29,8 +29,12 @@ struct Marker {
 
 struct ThreadLayout {
   // The profile whose samples it holds; none for a thread of markers alone
-  // (a process whose intervals no sampled thread of it can show).
+  // (a process whose intervals no sampled thread of it can show) or of heap
+  // events.
   std::optional<size_t> profile;
+  // The heap events it holds as native allocations (ProfileGroup::heaps), in
+  // place of the allocation profiles made of them.
+  std::optional<size_t> heap;
   std::string name;
   std::string process_name;
   std::string pid;  // the format's pids are strings; "83138", or "83138 (run 2)"

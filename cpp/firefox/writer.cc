@@ -250,7 +250,33 @@ class ProcessedWriter {
     }
     out_.Append(",\n\"markers\":{");
     WriteMarkers(thread);
+    if (thread.heap) {
+      out_.Append(",\n\"nativeAllocations\":{");
+      WriteHeap(group_.heaps[*thread.heap], run_start);
+    }
     out_.Append('}');
+  }
+
+  // Allocations and frees (negative weights) by address: what the profiler's
+  // "retained memory" matches up.
+  void WriteHeap(const HeapEvents& heap, int64_t run_start) {
+    const PagedVector<HeapEvent>& events = heap.events;
+    Column(
+        "time", events.size(),
+        [&](size_t i) { AppendMilliseconds(run_start + events[i].time, out_); }, true);
+    Column("weight", events.size(), [&](size_t i) { out_.AppendNumber(events[i].bytes); });
+    Key("weightType");
+    Text(kWeightBytes);
+    Column("stack", events.size(), [&](size_t i) {
+      if (events[i].stack == kEmptyStack) {
+        out_.Append("null");
+      } else {
+        out_.AppendNumber(events[i].stack);
+      }
+    });
+    Column("memoryAddress", events.size(), [&](size_t i) { out_.AppendNumber(events[i].address); });
+    Column("threadId", events.size(), [&](size_t i) { out_.AppendNumber(events[i].tid); });
+    Length(events.size());
   }
 
   void WriteEmptyThread() {

@@ -130,6 +130,29 @@ struct Profile {
   std::string weighs;
 };
 
+// An Allocations recording's events of one process, in time order: each
+// block (or VM region) allocated, with its address, bytes and stack, and each
+// free of one, by the address it frees. The allocation profiles sum them by
+// stack; these keep which block each free frees, for viewers that show the
+// memory retained at any moment.
+struct HeapEvent {
+  int64_t time;  // nanoseconds since the run started
+  uint64_t address;
+  int64_t bytes;  // an allocation's bytes; a free's, minus those of the block it frees
+  StackId stack;  // where it was allocated, or freed
+  uint32_t tid;
+};
+enum class HeapKind : uint8_t {
+  kMalloc,     // heap blocks (ProfileKind::kAllocations)
+  kVmRegions,  // VM regions mapped (ProfileKind::kVmRegions)
+};
+struct HeapEvents {
+  uint32_t run = 1;
+  int64_t pid = -1;
+  HeapKind kind = HeapKind::kMalloc;
+  PagedVector<HeapEvent> events;
+};
+
 // One kind of interval of one table, process and subsystem: Points of
 // Interest of "com.example.app / Networking", hangs, thermal states…
 struct IntervalSource {
@@ -220,6 +243,7 @@ struct ProfileGroup {
   // What intervals are grouped by ("Load feed", "Hang"), for IntervalEvent::name.
   std::vector<std::string> interval_names;
   std::vector<TableSummary> tables;
+  std::vector<HeapEvents> heaps;         // an Allocations recording's, by run and process
   std::vector<std::string> instruments;  // "Time Profiler", … (bundles only)
   std::vector<Warning> warnings;
   std::optional<SymbolicationReport> symbolication;  // when symbol files were given

@@ -201,6 +201,27 @@ Status ProfileBuilder::AddSample(ThreadId thread_id, int64_t time, int64_t weigh
   return OkStatus();
 }
 
+Status ProfileBuilder::AddHeapEvents(HeapEvents heap) {
+  RETURN_IF_ERROR(CheckRoomFor(heap.events.size()));
+  bool sorted = true;
+  for (size_t i = 1; i < heap.events.size() && sorted; ++i) {
+    sorted = heap.events[i - 1].time <= heap.events[i].time;
+  }
+  // Recorded in time order, as seen; a recording that is not is put in it.
+  if (!sorted) {
+    std::vector<HeapEvent> events;
+    events.reserve(heap.events.size());
+    heap.events.ForEach([&events](const HeapEvent& event) { events.push_back(event); });
+    std::stable_sort(events.begin(), events.end(),
+                     [](const HeapEvent& a, const HeapEvent& b) { return a.time < b.time; });
+    heap.events.clear();
+    for (const HeapEvent& event : events) heap.events.push_back(event);
+  }
+  total_samples_ += heap.events.size();
+  heaps_.push_back(std::move(heap));
+  return OkStatus();
+}
+
 Status ProfileBuilder::TooManySamples() const {
   return Status(ErrorCode::kLimitExceeded,
                 "more than " + std::to_string(max_samples_) + " samples (limits.maxSamples)");
@@ -388,6 +409,7 @@ Result<ProfileGroup> ProfileBuilder::Build(std::string name, std::string exporte
   group.stacks = std::move(stacks_);
   group.interval_names = std::move(interval_names_);
   group.tables = std::move(tables_);
+  group.heaps = std::move(heaps_);
   group.instruments = std::move(instruments_);
   group.warnings = std::move(warnings_);
   return group;

@@ -152,6 +152,9 @@ class ProfileBuilder {
   void SetMakeViews(bool make_views) { make_views_ = make_views; }
 
   void AddTable(TableSummary table) { tables_.push_back(std::move(table)); }
+  // An Allocations recording's events of one process (ProfileGroup::heaps),
+  // in time order; they count towards limits.maxSamples as samples do.
+  Status AddHeapEvents(HeapEvents heap);
   void AddInstrument(std::string name) { instruments_.push_back(std::move(name)); }
   // The busiest thread of this run opens first, whatever other runs hold.
   void SetPreferredRun(uint32_t run) { preferred_run_ = run; }
@@ -284,6 +287,7 @@ class ProfileBuilder {
   std::vector<Thread> threads_;
   std::unordered_map<ThreadKey, ThreadId, ThreadKeyHash> thread_index_;
   std::vector<TableSummary> tables_;
+  std::vector<HeapEvents> heaps_;
   struct SourceState {
     IntervalSource summary;  // counts filled in by Build()
     DuringViews during;

@@ -21,6 +21,7 @@ const run = promisify(execFile);
 const CLI = join(ROOT, 'web/src/cli.js');
 const manifest = readJson(join(ROOT, 'tests/golden/manifest.json'));
 const VIEWS = new Set(['all-threads', 'thread-pool', 'during']);
+const HEAP_KINDS = new Set(['allocations', 'vm-regions']);
 const FIREFOX_THREADS = 30;  // as in tests/cpp/whole/golden_test.cc
 
 async function inputOf(entry) {
@@ -64,6 +65,62 @@ function assertSameSamples(thread, profile, shared) {
   }
 }
 
+// What each thread of the file holds, in order: a profile's samples, or one
+// process's heap events, where the first of the allocation profiles made of
+// them is ({heap: [their indices]}).
+function expectedThreads(summary) {
+  const threads = [];
+  const heaps = new Map();
+  summary.profiles.forEach((profile, index) => {
+    if (VIEWS.has(profile.kind) || profile.kind === 'intervals') return;
+    if (!HEAP_KINDS.has(profile.kind)) {
+      threads.push({ profile: index });
+      return;
+    }
+    const key = `${profile.run} ${profile.pid} ${profile.kind}`;
+    if (!heaps.has(key)) {
+      heaps.set(key, []);
+      threads.push({ heap: heaps.get(key) });
+    }
+    heaps.get(key).push(index);
+  });
+  return threads;
+}
+
+// The heap events' allocations, in order, are the "all … (bytes)" profile's
+// samples; those the profiler finds retained (no later free of their
+// address), the "still … at the end (bytes)" profile's.
+function assertSameHeap(thread, profiles, shared) {
+  const where = thread.name;
+  const heap = thread.nativeAllocations;
+  assert.equal(thread.samples.length, 0, where);
+  assert.equal(heap.weightType, 'bytes');
+  const sampled = (events) => events.map((i) => ({ frames: stackFrames(shared, heap.stack[i]), weight: heap.weight[i] }));
+  const allocations = [];
+  const live = new Map();  // address → its allocation, until freed
+  for (let i = 0; i < heap.length; i++) {
+    if (i) assert.ok(heap.time[i] >= heap.time[i - 1], `${where}: time order at ${i}`);
+    if (heap.weight[i] > 0) {
+      allocations.push(i);
+      live.set(heap.memoryAddress[i], i);
+      continue;
+    }
+    const freed = live.get(heap.memoryAddress[i]);
+    assert.ok(freed !== undefined, `${where}: event ${i} frees no block`);
+    assert.equal(heap.weight[i], -heap.weight[freed], `${where}: event ${i} frees its block's bytes`);
+    live.delete(heap.memoryAddress[i]);
+  }
+  const retained = allocations.filter((i) => live.get(heap.memoryAddress[i]) === i);
+  const expected = (pattern) => {
+    const found = profiles.find((profile) => pattern.test(profile.name));
+    return found && found.samples.map((frames, i) => ({ frames, weight: found.weights[i] }));
+  };
+  assert.deepEqual(sampled(allocations), expected(/(all allocations|VM regions mapped) \(bytes\)$/), where);
+  assert.deepEqual(sampled(retained), expected(/still (alive|mapped) at the end \(bytes\)$/), where);
+  const counted = expected(/all allocations \(count\)$/);
+  if (counted) assert.equal(allocations.length, counted.length, where);
+}
+
 for (const entry of manifest.cases) {
   test(`firefox: ${entry.name} keeps the format's rules and the speedscope output's samples`,
     { skip: CORPUS_SKIP }, async () => {
@@ -74,14 +131,20 @@ for (const entry of manifest.cases) {
       const { file } = await importTraceWithSummary(input, options);
 
       // The threads are the profiles that are neither views nor intervals, in
-      // order; threads of markers alone come after them.
-      const threadProfiles = file.profiles.filter((_, i) =>
-        !VIEWS.has(summary.profiles[i].kind) && summary.profiles[i].kind !== 'intervals');
-      assert.ok(profile.threads.length >= threadProfiles.length);
-      threadProfiles.forEach((speedscopeProfile, i) =>
-        assertSameSamples(profile.threads[i], speedscopeProfile, profile.shared));
-      for (const thread of profile.threads.slice(threadProfiles.length)) {
+      // order, an Allocations recording's as their heap events; threads of
+      // markers alone come after them.
+      const expected = expectedThreads(summary);
+      assert.ok(profile.threads.length >= expected.length);
+      expected.forEach(({ profile: index, heap }, i) => {
+        if (heap) {
+          assertSameHeap(profile.threads[i], heap.map((h) => file.profiles[h]), profile.shared);
+        } else {
+          assertSameSamples(profile.threads[i], file.profiles[index], profile.shared);
+        }
+      });
+      for (const thread of profile.threads.slice(expected.length)) {
         assert.equal(thread.samples.length, 0, `${thread.name} holds markers alone`);
+        assert.equal(thread.name, 'Intervals');
       }
 
       // Every interval is a marker, with its label.

@@ -159,8 +159,19 @@ function checkThread(thread, profile, schemaNames, where) {
     phase: (phase) => phase === 1,  // intervals
     category: index(profile.meta.categories.length),
   }, `${where}.markers`);
-  assert.ok(!('nativeAllocations' in thread) || thread.nativeAllocations.length > 0,
-    'no empty allocation tables: the profiler reads their first time');
+  if ('nativeAllocations' in thread) {
+    const heap = thread.nativeAllocations;
+    assert.ok(heap.length > 0, 'no empty allocation tables: the profiler reads their first time');
+    assert.equal(heap.weightType, 'bytes');
+    checkTable(heap, {
+      time: (time, i) => typeof time === 'number' && (i === 0 || time >= heap.time[i - 1]),
+      weight: integer,
+      stack: index(profile.shared.stackTable.length, true),
+      // Exact in a JavaScript number.
+      memoryAddress: (address) => Number.isSafeInteger(address) && address >= 0,
+      threadId: integer,
+    }, `${where}.nativeAllocations`);
+  }
 }
 
 /** Throws unless `profile` keeps the format's rules. */

@@ -619,6 +619,19 @@ export interface FirefoxThread {
     weightType: 'samples' | 'tracing-ms' | 'bytes';
     length: number;
   };
+  /** An Allocations recording's events of one process, in time order, on a
+   * thread of their own ("All threads — heap allocations", "… — VM regions"):
+   * an allocation weighs its bytes; a free, minus those of the block at
+   * memoryAddress it frees. */
+  nativeAllocations?: {
+    time: number[];
+    weight: number[];
+    weightType: 'bytes';
+    stack: Array<number | null>;
+    memoryAddress: number[];
+    threadId: number[];
+    length: number;
+  };
   markers: {
     data: Array<{ type: string; label: number; source: number }>;
     name: number[];

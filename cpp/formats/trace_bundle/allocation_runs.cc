@@ -22,6 +22,9 @@ struct AllocationSamples {
   tables::SampleTable alive;
   tables::SampleTable vm_all;
   tables::SampleTable vm_alive;
+  // The same events one by one, frees too, with their blocks' addresses.
+  HeapEvents heap;
+  HeapEvents vm{1, -1, HeapKind::kVmRegions, {}};
 
   std::vector<tables::SampleTable*> each() { return {&all, &alive, &vm_all, &vm_alive}; }
 };
@@ -72,8 +75,8 @@ class AllocationRunReader {
 
  private:
   Status AddBlock(const AllocationEvent& event, tables::SampleTable& all,
-                  tables::SampleTable& alive);
-  Status AddFree(const AllocationEvent& event);
+                  tables::SampleTable& alive, HeapEvents& heap);
+  Status AddFree(const AllocationEvent& event, HeapEvents& heap);
   uint32_t Process();
   Result<StackId> Stack(uint32_t id);
 
@@ -85,58 +88,84 @@ class AllocationRunReader {
   std::optional<uint32_t> process_;               // the process's thread in every SampleTable
   std::set<uint32_t> tids_;                       // the threads that allocated
   std::unordered_map<uint32_t, StackId> stacks_;  // backtrace id → stack
-  std::unordered_map<uint64_t, uint64_t> frees_;  // a free's id → its allocation's, until seen
+  // A block freed in the recording, until its free is seen.
+  struct FreedBlock {
+    uint64_t allocation;  // the allocation's event id
+    uint32_t size;
+    StackId stack;
+  };
+  std::unordered_map<uint64_t, FreedBlock> frees_;  // by the free's event id
+  // Frees whose stacks are where they were freed: interned after the
+  // allocations' stacks, so that the frames those have keep their order.
+  struct FreeSite {
+    HeapEvents* heap;
+    size_t event;
+    uint32_t backtrace;
+  };
+  std::vector<FreeSite> free_sites_;
   std::map<uint32_t, uint64_t> unread_;
   std::vector<FrameId> frames_;  // scratch
 };
 
 Status AllocationRunReader::Add(const AllocationEvent& event) {
   switch (static_cast<AllocationEventType>(event.type)) {
-    case AllocationEventType::kMalloc: return AddBlock(event, samples_.all, samples_.alive);
+    case AllocationEventType::kMalloc:
+      return AddBlock(event, samples_.all, samples_.alive, samples_.heap);
     case AllocationEventType::kVmAllocate:
-      return AddBlock(event, samples_.vm_all, samples_.vm_alive);
-    case AllocationEventType::kFree:
-    case AllocationEventType::kVmDeallocate: return AddFree(event);
+      return AddBlock(event, samples_.vm_all, samples_.vm_alive, samples_.vm);
+    case AllocationEventType::kFree: return AddFree(event, samples_.heap);
+    case AllocationEventType::kVmDeallocate: return AddFree(event, samples_.vm);
   }
   ++unread_[event.type];
   return OkStatus();
 }
 
 Status AllocationRunReader::AddBlock(const AllocationEvent& event, tables::SampleTable& all,
-                                     tables::SampleTable& alive) {
+                                     tables::SampleTable& alive, HeapEvents& heap) {
   uint32_t thread = Process();
   tids_.insert(event.thread);
   StackId stack;
   ASSIGN_OR_RETURN(stack, Stack(event.backtrace));
   RETURN_IF_ERROR(all.Add(thread, event.time, event.size, stack, event.offset));
+  heap.events.push_back({event.time, event.address, event.size, stack, event.thread});
   if (event.paired) {
-    frees_.emplace(*event.paired, event.id);
+    frees_.emplace(*event.paired, FreedBlock{event.id, event.size, stack});
     return OkStatus();
   }
   return alive.Add(thread, event.time, event.size, stack, event.offset);
 }
 
-Status AllocationRunReader::AddFree(const AllocationEvent& event) {
+Status AllocationRunReader::AddFree(const AllocationEvent& event, HeapEvents& heap) {
   // A block allocated before the recording started: in no profile.
   if (!event.paired) return OkStatus();
   auto expected = frees_.find(event.id);
-  if (expected == frees_.end() || expected->second != *event.paired) {
+  if (expected == frees_.end() || expected->second.allocation != *event.paired) {
     return Corrupt("event " + std::to_string(event.id) + " frees event " +
                    std::to_string(*event.paired) + ", which does not name it as its free");
   }
+  // Where it was freed, when its backtrace was kept, else where its block
+  // was allocated; found once the run's blocks have their stacks (Finish).
+  if (run_.backtraces.count(event.backtrace)) {
+    free_sites_.push_back({&heap, heap.events.size(), event.backtrace});
+  }
+  heap.events.push_back({event.time, event.address, -int64_t{expected->second.size},
+                         expected->second.stack, event.thread});
   frees_.erase(expected);
   return OkStatus();
 }
 
 Status AllocationRunReader::Finish() {
+  for (const FreeSite& site : free_sites_) {
+    ASSIGN_OR_RETURN(site.heap->events[site.event].stack, Stack(site.backtrace));
+  }
   if (process_) {
     for (tables::SampleTable* samples : samples_.each()) {
       samples->thread(*process_).threads = static_cast<uint32_t>(tids_.size());
     }
   }
   if (frees_.empty()) return OkStatus();
-  auto [free, allocation] = *frees_.begin();
-  return Corrupt("event " + std::to_string(allocation) + " is freed by event " +
+  auto [free, block] = *frees_.begin();
+  return Corrupt("event " + std::to_string(block.allocation) + " is freed by event " +
                  std::to_string(free) + ", which is no free of it (and " +
                  std::to_string(frees_.size() - 1) + " more such events)");
 }
@@ -220,7 +249,7 @@ Status ReadAllocationRunFiles(BundleContext& bundle, const AllocationRunFiles& f
 }
 
 Status CommitRun(BundleContext& bundle, const AllocationRunFiles& files,
-                 const AllocationSamples& samples) {
+                 AllocationSamples& samples) {
   for (const AllocationTimeline& timeline : kTimelines) {
     const tables::SampleTable& chosen = samples.*timeline.samples;
     // VM regions only when the run mapped any.
@@ -228,6 +257,12 @@ Status CommitRun(BundleContext& bundle, const AllocationRunFiles& files,
     tables::SampleTimeline shown{files.run, std::string(kAllocationsTable), timeline.unit,
                                  TimelineContent{timeline.kind, timeline.weighs}, timeline.count};
     RETURN_IF_ERROR(chosen.Commit(bundle.builder, shown, files.events_path));
+  }
+  for (HeapEvents* heap : {&samples.heap, &samples.vm}) {
+    if (heap->events.empty()) continue;
+    heap->run = files.run;
+    heap->pid = files.pid;
+    RETURN_IF_ERROR(bundle.builder.AddHeapEvents(std::move(*heap)).WithPath(files.events_path));
   }
   return OkStatus();
 }

@@ -220,6 +220,47 @@ TEST_CASE("Firefox: a process with intervals and no thread gets a thread of mark
   CHECK(intervals["markers"]["startTime"][0] == 0.0001);
 }
 
+TEST_CASE("Firefox: an Allocations recording's profiles are one thread of native allocations") {
+  ProfileBuilder builder;
+  auto timeline =
+      builder.AddTimeline(1, "allocations", ValueUnit::kBytes, ProfileBuilder::TimeAxis::kShared,
+                          {ProfileKind::kAllocations, "all allocations (bytes)"});
+  auto process = builder.InternThread(timeline, {"All threads", 0, "app", 42});
+  FrameId malloc_frame = builder.InternFrame({"malloc", "", "", std::nullopt});
+  StackId stack = builder.InternStack(kEmptyStack, malloc_frame);
+  REQUIRE(builder.AddSample(process, 10, 64, stack).ok());
+  REQUIRE(builder.AddSample(process, 20, 32, stack).ok());
+  HeapEvents heap;
+  heap.pid = 42;
+  heap.events.push_back({20000000, 0x2000, 32, stack, 7});
+  heap.events.push_back({10, 0x1000, 64, stack, 7});  // out of time order: put in it
+  heap.events.push_back({30000000, 0x1000, -64, stack, 8});
+  REQUIRE(builder.AddHeapEvents(std::move(heap)).ok());
+  auto group = std::move(builder).Build("x", "instrumentscope@test");
+  REQUIRE(group.ok());
+  json file = json::parse(Written(*group));
+  REQUIRE(file["threads"].size() == 1);
+  const json& thread = file["threads"][0];
+  CHECK(thread["name"] == "All threads — heap allocations");
+  CHECK(thread["samples"]["length"] == 0);
+  const json& allocations = thread["nativeAllocations"];
+  CHECK(allocations["weightType"] == "bytes");
+  CHECK(allocations["weight"] == json::array({64, 32, -64}));
+  CHECK(allocations["memoryAddress"] == json::array({0x1000, 0x2000, 0x1000}));
+  CHECK(allocations["threadId"] == json::array({7, 7, 8}));
+  CHECK(allocations["time"] == json::array({0.00001, 20, 30}));
+  CHECK(file["meta"]["profilingEndTime"] == 31);  // a step past the last event
+  CHECK(file["meta"]["initialVisibleThreads"] == json::array({0}));
+}
+
+TEST_CASE("Heap events count towards limits.maxSamples") {
+  ProfileBuilder builder(/*max_samples=*/2);
+  HeapEvents heap;
+  for (int64_t i = 0; i < 3; ++i) heap.events.push_back({i, 0x1000, 8, kEmptyStack, 1});
+  Status added = builder.AddHeapEvents(std::move(heap));
+  CHECK(added.code() == ErrorCode::kLimitExceeded);
+}
+
 TEST_CASE("Firefox: runs lie one after another on the one timeline") {
   ProfileBuilder builder;
   for (uint32_t run : {1u, 2u}) {

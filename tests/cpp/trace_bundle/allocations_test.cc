@@ -177,6 +177,35 @@ void CheckTotals(const ProfileGroup& group, const EventTotals& want) {
   check("still alive at the end (count)", want.alive, want.alive);
   check("VM regions mapped (bytes)", want.vm, want.vm_bytes);
   check("VM regions still mapped at the end (bytes)", want.vm_alive, want.vm_alive_bytes);
+  // The same events one by one: each free frees, by its address, a block
+  // allocated before it and not yet freed, and what no free frees is alive.
+  for (const HeapEvents& heap : group.heaps) {
+    bool vm = heap.kind == HeapKind::kVmRegions;
+    INFO((vm ? "VM regions" : "heap"));
+    std::map<uint64_t, int64_t> live;  // address → bytes
+    uint64_t allocations = 0, bytes = 0, frees = 0;
+    int64_t last_time = INT64_MIN;
+    heap.events.ForEach([&](const HeapEvent& event) {
+      CHECK(event.time >= last_time);
+      last_time = event.time;
+      if (event.bytes > 0) {
+        ++allocations;
+        bytes += static_cast<uint64_t>(event.bytes);
+        live[event.address] = event.bytes;
+        return;
+      }
+      ++frees;
+      auto freed = live.find(event.address);
+      REQUIRE(freed != live.end());
+      CHECK(freed->second == -event.bytes);
+      live.erase(freed);
+    });
+    CHECK(allocations == (vm ? want.vm : want.heap));
+    CHECK(bytes == (vm ? want.vm_bytes : want.heap_bytes));
+    CHECK(live.size() == (vm ? want.vm_alive : want.alive));
+    CHECK(frees == allocations - live.size());
+  }
+  CHECK(group.heaps.size() == (want.vm ? 2 : 1));
 }
 
 TEST_CASE("Every Allocations recording's profiles hold its events") {
