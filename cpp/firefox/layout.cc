@@ -99,6 +99,7 @@ void LayOutRuns(const ProfileGroup& group, FirefoxLayout* layout) {
     end = std::max(end, last > INT64_MAX - kUntimedStep ? INT64_MAX : last + kUntimedStep);
   }
   uint32_t last_run = run_end.empty() ? 1 : run_end.rbegin()->first;
+  layout->first_run = run_end.empty() ? 1 : run_end.begin()->first;
   layout->run_offsets.assign(last_run + 1, 0);
   int64_t offset = 0;
   for (uint32_t run = 1; run <= last_run; ++run) {

@@ -73,7 +73,8 @@ struct FirefoxLayout {
   // of at least 1/20 of the busiest thread's samples (the others are one
   // click away). The profiler would hide threads of markers alone.
   std::vector<size_t> visible_threads;
-  int64_t end = 0;  // of the last run, nanoseconds
+  int64_t end = 0;         // of the last run, nanoseconds
+  uint32_t first_run = 1;  // the run at the timeline's start
 };
 inline constexpr uint32_t kNoLibrary = UINT32_MAX;
 

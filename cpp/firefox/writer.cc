@@ -113,7 +113,7 @@ class ProcessedWriter {
   void WriteMeta() {
     nlohmann::json meta = {
         {"interval", SamplingInterval()},
-        {"startTime", 0},
+        {"startTime", StartTime()},
         {"processType", 0},
         {"product", group_.name},
         {"stackwalk", 1},
@@ -175,13 +175,36 @@ class ProcessedWriter {
         entries.push_back({{"label", label}, {"format", "string"}, {"value", value}});
     };
     add("Recording", group_.name);
-    add("Instruments", instruments);
+    add("Recorded with", instruments);
     add("Converted by", group_.exporter);
     if (!group_.warnings.empty()) {
       add("Warnings", std::to_string(group_.warnings.size()) +
                           " (instrumentscope --list prints them): " + group_.warnings[0].message);
     }
-    return {{{"label", "Instruments recording"}, {"entries", entries}}};
+    nlohmann::json extra = {{{"label", "Instruments recording"}, {"entries", entries}}};
+    // Each run's own lines, "Target Model: MacBook Pro" as label and value.
+    for (const RunInfo& info : group_.run_info) {
+      nlohmann::json facts = nlohmann::json::array();
+      for (const std::string& fact : info.facts) {
+        size_t colon = fact.find(": ");
+        facts.push_back({{"label", colon == std::string::npos ? fact : fact.substr(0, colon)},
+                         {"format", "string"},
+                         {"value", colon == std::string::npos ? "" : fact.substr(colon + 2)}});
+      }
+      if (!facts.empty())
+        extra.push_back({{"label", "Run " + std::to_string(info.run)}, {"entries", facts}});
+    }
+    return extra;
+  }
+
+  // When the first run laid out started, in milliseconds since 1970, when the recording says.
+  double StartTime() const {
+    for (const RunInfo& info : group_.run_info) {
+      if (info.run == layout_.first_run && info.start_time) {
+        return static_cast<double>(*info.start_time) / 1e6;
+      }
+    }
+    return 0;
   }
 
   static nlohmann::json MarkerSchema(const SchemaLayout& schema) {

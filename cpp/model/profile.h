@@ -183,6 +183,15 @@ struct IntervalSource {
 };
 inline constexpr size_t kListedIntervalNames = 5;
 
+// What a recording says of one of its runs, for viewers that show it.
+struct RunInfo {
+  uint32_t run = 1;
+  std::optional<int64_t> start_time;  // nanoseconds since 1970
+  // Instruments' own lines, "Label: value": "Target Model: MacBook Pro",
+  // "Instruments: 11.4.1 (11E503a)", …
+  std::vector<std::string> facts;
+};
+
 // A table seen in the input, whether or not it held CPU samples.
 struct TableSummary {
   uint32_t run = 1;
@@ -244,6 +253,7 @@ struct ProfileGroup {
   std::vector<std::string> interval_names;
   std::vector<TableSummary> tables;
   std::vector<HeapEvents> heaps;         // an Allocations recording's, by run and process
+  std::vector<RunInfo> run_info;         // what the recording says of its runs, when it does
   std::vector<std::string> instruments;  // "Time Profiler", … (bundles only)
   std::vector<Warning> warnings;
   std::optional<SymbolicationReport> symbolication;  // when symbol files were given

@@ -410,6 +410,7 @@ Result<ProfileGroup> ProfileBuilder::Build(std::string name, std::string exporte
   group.interval_names = std::move(interval_names_);
   group.tables = std::move(tables_);
   group.heaps = std::move(heaps_);
+  group.run_info = std::move(run_info_);
   group.instruments = std::move(instruments_);
   group.warnings = std::move(warnings_);
   return group;

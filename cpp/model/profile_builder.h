@@ -152,6 +152,7 @@ class ProfileBuilder {
   void SetMakeViews(bool make_views) { make_views_ = make_views; }
 
   void AddTable(TableSummary table) { tables_.push_back(std::move(table)); }
+  void AddRunInfo(RunInfo info) { run_info_.push_back(std::move(info)); }
   // An Allocations recording's events of one process (ProfileGroup::heaps),
   // in time order; they count towards limits.maxSamples as samples do.
   Status AddHeapEvents(HeapEvents heap);
@@ -288,6 +289,7 @@ class ProfileBuilder {
   std::unordered_map<ThreadKey, ThreadId, ThreadKeyHash> thread_index_;
   std::vector<TableSummary> tables_;
   std::vector<HeapEvents> heaps_;
+  std::vector<RunInfo> run_info_;
   struct SourceState {
     IntervalSource summary;  // counts filled in by Build()
     DuringViews during;

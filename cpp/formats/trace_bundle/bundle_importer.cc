@@ -128,6 +128,11 @@ Status BundleImport::ReadTemplate() {
           "the " + InstrumentName(type) + " instrument's recording is not read: " + unread.lost);
     }
   }
+  for (const auto& [run, details] : bundle_.form->runs) {
+    if (details.start_time || !details.summary_lines.empty()) {
+      builder.AddRunInfo({run, details.start_time, details.summary_lines});
+    }
+  }
   for (const std::string& problem : bundle_.form->problems) {
     builder.AddWarning(WarningCode::kFormTemplateDamaged, "form.template: " + problem);
   }

@@ -74,6 +74,7 @@ class Reader {
   Result<std::vector<std::pair<int64_t, uint32_t>>> IntKeyedEntries(uint32_t dictionary) const;
   Status ReadRun(uint32_t run_dictionary, RunDetails* run) const;
   Status ReadThreads(uint32_t threads, RunDetails* run) const;
+  void ReadSummaryLines(uint32_t lines, RunDetails* run) const;
   Status ReadProcesses(uint32_t process_datas, RunDetails* run) const;
   Result<SymbolTable> ReadSymbols(uint32_t persistent_symbols) const;
   Result<Symbol> ReadSymbol(uint32_t symbol_data) const;
@@ -223,6 +224,10 @@ Status Reader::ReadRun(uint32_t run_dictionary, RunDetails* run) const {
     if (*name == "threadsByTID") threads = value;
     if (*name == "processDatas") processes = value;
     if (*name == "symbolsByPid") symbols = value;
+    if (*name == "startTime") {
+      if (auto start = archive_.Integer(value); start.ok() && *start > 0) run->start_time = *start;
+    }
+    if (*name == "recordingInfoSummary" && !archive_.IsNull(value)) ReadSummaryLines(value, run);
   }
   if (processes && !archive_.IsNull(*processes)) RETURN_IF_ERROR(ReadProcesses(*processes, run));
   if (threads && !archive_.IsNull(*threads)) RETURN_IF_ERROR(ReadThreads(*threads, run));
@@ -239,6 +244,16 @@ Status Reader::ReadRun(uint32_t run_dictionary, RunDetails* run) const {
     }
   }
   return OkStatus();
+}
+
+// An array of strings; a line that is not one is left out: it only informs.
+void Reader::ReadSummaryLines(uint32_t lines, RunDetails* run) const {
+  auto elements = archive_.ArrayElements(lines);
+  if (!elements.ok()) return;
+  for (uint32_t element : *elements) {
+    auto line = archive_.String(element);
+    if (line.ok() && !line->empty()) run->summary_lines.emplace_back(*line);
+  }
 }
 
 Status Reader::ReadThreads(uint32_t threads, RunDetails* run) const {

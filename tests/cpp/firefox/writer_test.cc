@@ -281,6 +281,26 @@ TEST_CASE("Firefox: runs lie one after another on the one timeline") {
   CHECK(file["meta"]["profilingEndTime"] == 6);
 }
 
+TEST_CASE("Firefox: the recording's start and Instruments' lines of its runs are in the metadata") {
+  ProfileBuilder builder;
+  for (uint32_t run : {2u, 3u}) {
+    auto timeline = builder.AddTimeline(run, "time-profile", ValueUnit::kNanoseconds);
+    auto main = builder.InternThread(timeline, {"Main Thread 0x1", 1, "app", 42});
+    REQUIRE(builder.AddSample(main, 0, 1000, kEmptyStack).ok());
+  }
+  builder.AddRunInfo({2, 1589587740325000000, {"Target Model: MacBook Pro", "no colon"}});
+  builder.AddRunInfo({3, 1589587800000000000, {}});
+  auto group = std::move(builder).Build("x", "instrumentscope@test");
+  REQUIRE(group.ok());
+  json meta = json::parse(Written(*group))["meta"];
+  CHECK(meta["startTime"] == 1589587740325.0);  // the first run's: the timeline starts with it
+  REQUIRE(meta["extra"].size() == 2);
+  CHECK(meta["extra"][1]["label"] == "Run 2");
+  CHECK(meta["extra"][1]["entries"][0] ==
+        json({{"label", "Target Model"}, {"format", "string"}, {"value", "MacBook Pro"}}));
+  CHECK(meta["extra"][1]["entries"][1]["label"] == "no colon");
+}
+
 TEST_CASE("Firefox: the writer stops when the sink does") {
   ProfileGroup group = AppGroup();
   size_t calls = 0;

@@ -1,5 +1,6 @@
 // .trace bundles of Instruments 8.3.3 to 10.x (and 11.4.1, whose layout is
 // the same) against speedscope's own import of them and against the corpus.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <map>
@@ -372,6 +373,43 @@ TEST_CASE("A bundle zipped and the same bundle as a folder give one profile") {
   speedscope::WriteJson(*from_zip, a);
   speedscope::WriteJson(*from_folder, b);
   CHECK(a.str() == b.str());
+}
+
+// A run's start is the run dictionary's startTime (ns since 1970); 8.3.3 to
+// 11.4.1 also keep Instruments' summary of it, the lines its inspector shows.
+TEST_CASE("A run's start time and Instruments' summary of it are read") {
+  struct Case {
+    std::string input;
+    int64_t start_time;
+    std::vector<std::string> some_facts;
+  };
+  std::vector<Case> cases = {
+      {"Ricks__Strux/Instruments.trace",
+       1589587740325273088,
+       {"Target Model: MacBook Pro", "Target macOS: 10.15.3 (19D76)",
+        "Instruments: 11.4.1 (11E503a)"}},
+      {std::string(kSpeedscopeSamples) + "8.3.3/simple-time-profile.trace.zip",
+       1525842657580993280,
+       {"Start Time: May 8, 2018, 10:10:57 PM", "Instruments: 8.3.3 (8E3004b)"}},
+      {std::string(kSpeedscopeSamples) + "7.3.1/simple-time-profile.trace.zip",
+       1526542026897586944,
+       {}},
+  };
+  for (const Case& test : cases) {
+    auto path = CorpusFileOrSkip(test.input);
+    if (!path) return;
+    INFO(test.input);
+    auto group = testing::ImportPath(*path);
+    REQUIRE(group.ok());
+    REQUIRE(group->run_info.size() == 1);
+    const RunInfo& info = group->run_info[0];
+    CHECK(info.run == 1);
+    CHECK(info.start_time == test.start_time);
+    for (const std::string& fact : test.some_facts) {
+      CHECK(std::find(info.facts.begin(), info.facts.end(), fact) != info.facts.end());
+    }
+    CHECK(info.facts.empty() == test.some_facts.empty());
+  }
 }
 
 }  // namespace
