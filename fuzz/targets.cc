@@ -17,6 +17,7 @@
 #include "container/typedstream.h"
 #include "container/zip.h"
 #include "demangle/demangle.h"
+#include "firefox/writer.h"
 #include "formats/deep_copy/deep_copy_importer.h"
 #include "formats/trace_bundle/allocations.h"
 #include "formats/trace_bundle/form_template.h"
@@ -300,6 +301,7 @@ void ImportAll(ByteSpan input, size_t chunk) {
   auto group = import.Finish();
   if (!group.ok()) return;
   speedscope::WriteJson(*group, [](std::string_view) { return true; });
+  firefox::WriteFirefoxJson(*group, [](std::string_view) { return true; });
   (void)speedscope::FoldedStacks(*group);
   (void)DumpJson(Summary(*group, SummaryFrames::kInclude));
 }

@@ -252,7 +252,9 @@ void LayOutMarkers(const ProfileGroup& group, bool several_runs, FirefoxLayout* 
       if (open.empty()) continue;  // nested by construction (intervals.cc)
       const IntervalEvent& begun = *open.back();
       open.pop_back();
-      markers.push_back({begun.at, event.at, begun.frame, begun.name, s, schema->second});
+      markers.push_back(
+          {begun.at, event.at, begun.frame, begun.name, s, schema->second, begun.detail});
+      if (begun.detail != 0) layout->schemas[schema->second].details = true;
     }
   }
   for (ThreadLayout& thread : layout->threads) {

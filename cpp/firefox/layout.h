@@ -25,6 +25,7 @@ struct Marker {
   uint32_t name;    // in ProfileGroup::interval_names
   uint32_t source;  // in ProfileGroup::interval_sources
   uint32_t schema;  // in FirefoxLayout::schemas
+  uint32_t detail;  // in ProfileGroup::interval_details; 0 for none
 };
 
 struct ThreadLayout {
@@ -56,7 +57,8 @@ struct LibraryLayout {
 };
 
 struct SchemaLayout {
-  std::string table;  // the Instruments table its intervals come from: its name
+  std::string table;     // the Instruments table its intervals come from: its name
+  bool details = false;  // whether some of its markers have a detail (a message, a note)
 };
 
 struct FirefoxLayout {

@@ -208,6 +208,12 @@ class ProcessedWriter {
   }
 
   static nlohmann::json MarkerSchema(const SchemaLayout& schema) {
+    nlohmann::json fields = {{{"key", "label"}, {"label", "Interval"}, {"format", "unique-string"}},
+                             {{"key", "source"}, {"label", "Source"}, {"format", "unique-string"}}};
+    // A signpost's message, a thread state's note: what the label adds to the name.
+    if (schema.details) {
+      fields.push_back({{"key", "detail"}, {"label", "Detail"}, {"format", "unique-string"}});
+    }
     return {
         {"name", schema.table},
         {"display", {"marker-chart", "marker-table", "timeline-overview"}},
@@ -215,9 +221,7 @@ class ProcessedWriter {
         {"tooltipLabel", "{marker.data.label}"},
         {"tableLabel", "{marker.data.label}"},
         {"description", "Intervals of the Instruments table " + schema.table},
-        {"fields",
-         {{{"key", "label"}, {"label", "Interval"}, {"format", "unique-string"}},
-          {{"key", "source"}, {"label", "Source"}, {"format", "unique-string"}}}},
+        {"fields", fields},
     };
   }
 
@@ -359,6 +363,10 @@ class ProcessedWriter {
           out_.AppendNumber(strings_.Index(group_.frames[marker.label].name));
           out_.Append(",\"source\":");
           out_.AppendNumber(strings_.Index(group_.interval_sources[marker.source].name));
+          if (marker.detail != 0) {
+            out_.Append(",\"detail\":");
+            out_.AppendNumber(strings_.Index(group_.interval_details[marker.detail]));
+          }
           out_.Append('}');
         },
         true);

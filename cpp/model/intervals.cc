@@ -100,7 +100,8 @@ ProfileBuilder::IntervalSourceId ProfileBuilder::AddIntervalSource(IntervalSourc
 }
 
 Status ProfileBuilder::AddInterval(IntervalSourceId source, int64_t start, int64_t end,
-                                   std::string_view name, std::string_view label) {
+                                   std::string_view name, std::string_view label,
+                                   std::string_view detail) {
   if (start == kOpenStart) {
     start = 0;
     ++interval_sources_[source].unbegun;
@@ -119,7 +120,11 @@ Status ProfileBuilder::AddInterval(IntervalSourceId source, int64_t start, int64
   auto [entry, inserted] = interval_name_index_.try_emplace(
       std::string(name), static_cast<uint32_t>(interval_names_.size()));
   if (inserted) interval_names_.emplace_back(name);
-  intervals_.push_back(Interval{start, end, source, entry->second, InternFrame(frame)});
+  auto [known_detail, new_detail] = interval_detail_index_.try_emplace(
+      std::string(detail), static_cast<uint32_t>(interval_details_.size()));
+  if (new_detail) interval_details_.emplace_back(detail);
+  intervals_.push_back(
+      Interval{start, end, source, entry->second, InternFrame(frame), known_detail->second});
   return OkStatus();
 }
 
@@ -258,14 +263,16 @@ Status ProfileBuilder::AddIntervalProfiles(const std::map<uint32_t, int64_t>& ru
       auto close_until = [&](int64_t time) {
         while (!open.empty() && ends[open.back()] <= time) {
           const Interval& closed = intervals_[open.back()];
-          profile.events.push_back({ends[open.back()], closed.frame, closed.name, false});
+          profile.events.push_back(
+              {ends[open.back()], closed.frame, closed.name, closed.detail, false});
           open.pop_back();
         }
       };
       for (size_t interval : lanes[lane]) {
         close_until(starts[interval]);
+        const Interval& opened = intervals_[interval];
         profile.events.push_back(
-            {starts[interval], intervals_[interval].frame, intervals_[interval].name, true});
+            {starts[interval], opened.frame, opened.name, opened.detail, true});
         open.push_back(interval);
         ++profile.sample_count;
         profile.sample_weight += ends[interval] - starts[interval];

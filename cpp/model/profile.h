@@ -86,6 +86,9 @@ struct IntervalEvent {
   int64_t at;
   FrameId frame;
   uint32_t name;  // in ProfileGroup::interval_names: what groups it ("Load feed")
+  // In ProfileGroup::interval_details: its own words beside its name (a
+  // signpost's message, a thread state's note); 0, the empty one, for none.
+  uint32_t detail;
   bool open;
 };
 
@@ -251,6 +254,7 @@ struct ProfileGroup {
   std::vector<IntervalSource> interval_sources;
   // What intervals are grouped by ("Load feed", "Hang"), for IntervalEvent::name.
   std::vector<std::string> interval_names;
+  std::vector<std::string> interval_details;  // for IntervalEvent::detail; [0] is empty
   std::vector<TableSummary> tables;
   std::vector<HeapEvents> heaps;         // an Allocations recording's, by run and process
   std::vector<RunInfo> run_info;         // what the recording says of its runs, when it does

@@ -408,6 +408,7 @@ Result<ProfileGroup> ProfileBuilder::Build(std::string name, std::string exporte
   group.images = std::move(images_);
   group.stacks = std::move(stacks_);
   group.interval_names = std::move(interval_names_);
+  group.interval_details = std::move(interval_details_);
   group.tables = std::move(tables_);
   group.heaps = std::move(heaps_);
   group.run_info = std::move(run_info_);

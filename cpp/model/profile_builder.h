@@ -136,9 +136,10 @@ class ProfileBuilder {
   static constexpr int64_t kOpenStart = INT64_MIN;
   // Times in nanoseconds since the run started. `label` is the interval's
   // frame as a person reads it ("Load feed — id 0x1a: 3 items"); `name`
-  // groups intervals for "during" views ("Load feed").
+  // groups intervals for "during" views ("Load feed"); `detail` is what the
+  // label adds of the interval's own (its message: "3 items").
   Status AddInterval(IntervalSourceId source, int64_t start, int64_t end, std::string_view name,
-                     std::string_view label);
+                     std::string_view label, std::string_view detail = {});
   uint64_t total_intervals() const { return intervals_.size(); }
   // The spans of the intervals added so far whose "during" views take all of
   // their source (hangs), of `run` and of process `pid` or of none: sorted,
@@ -208,8 +209,9 @@ class ProfileBuilder {
     int64_t start;
     int64_t end;  // kOpenEnd until Build() ends it with its run
     IntervalSourceId source;
-    uint32_t name;  // in interval_names_
-    FrameId frame;  // its label
+    uint32_t name;    // in interval_names_
+    FrameId frame;    // its label
+    uint32_t detail;  // in interval_details_
   };
   struct Thread {
     TimelineId timeline;
@@ -301,6 +303,8 @@ class ProfileBuilder {
   std::vector<Interval> intervals_;
   std::vector<std::string> interval_names_;
   std::unordered_map<std::string, uint32_t> interval_name_index_;
+  std::vector<std::string> interval_details_ = {std::string()};
+  std::unordered_map<std::string, uint32_t> interval_detail_index_ = {{std::string(), 0}};
   bool make_views_ = true;
   std::vector<std::string> instruments_;
   std::vector<Warning> warnings_;

@@ -13,8 +13,9 @@ size_t IntervalTable::Source(const std::string& name, int64_t pid, const std::st
 }
 
 void IntervalTable::Add(size_t source, int64_t start, int64_t end, std::string name,
-                        std::string label) {
-  intervals_.push_back(PendingInterval{source, start, end, std::move(name), std::move(label)});
+                        std::string label, std::string detail) {
+  intervals_.push_back(
+      PendingInterval{source, start, end, std::move(name), std::move(label), std::move(detail)});
 }
 
 Status IntervalTable::Commit(ProfileBuilder& builder) && {
@@ -37,7 +38,7 @@ Status IntervalTable::Commit(ProfileBuilder& builder) && {
   }
   for (const PendingInterval& interval : intervals_) {
     RETURN_IF_ERROR(builder.AddInterval(ids[interval.source], interval.start, interval.end,
-                                        interval.name, interval.label));
+                                        interval.name, interval.label, interval.detail));
   }
   for (auto& [code, message] : warnings_) builder.AddWarning(code, std::move(message));
   return OkStatus();

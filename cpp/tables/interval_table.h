@@ -35,7 +35,9 @@ class IntervalTable {
   // `tid` for a source of one thread's intervals.
   size_t Source(const std::string& name, int64_t pid, const std::string& process_name,
                 std::optional<uint64_t> tid = std::nullopt);
-  void Add(size_t source, int64_t start, int64_t end, std::string name, std::string label);
+  // `detail`: what `label` adds of the interval's own (ProfileBuilder::AddInterval).
+  void Add(size_t source, int64_t start, int64_t end, std::string name, std::string label,
+           std::string detail = {});
   // A warning the builder gets with the intervals: what of the table they lack.
   void Warn(WarningCode code, std::string message) {
     warnings_.emplace_back(code, std::move(message));
@@ -57,6 +59,7 @@ class IntervalTable {
     int64_t end;
     std::string name;
     std::string label;
+    std::string detail;
   };
 
   const TableEntry* entry_;

@@ -38,7 +38,7 @@ class ThreadStates final : public ConsumerBase {
     std::string_view note = row.text(Role::kNote);
     std::string label = note.empty() ? state : state + ": " + std::string(note);
     table_.Add(SourceOf(row, std::string(entry_.source)), span.first, span.second, std::move(state),
-               std::move(label));
+               std::move(label), std::string(note));
     return OkStatus();
   }
 

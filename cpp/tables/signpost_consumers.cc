@@ -78,7 +78,7 @@ class SignpostEvents final : public ConsumerBase {
       const std::string& name = strings_[first.name];
       table_.Add(source, pair.StartTime(events_, ProfileBuilder::kOpenStart),
                  pair.EndTime(events_, ProfileBuilder::kOpenEnd), name,
-                 SignpostLabel(name, id, *message));
+                 SignpostLabel(name, id, *message), *message);
     }
     return std::move(table_);
   }
@@ -143,7 +143,8 @@ class SignpostIntervals final : public ConsumerBase {
     std::string source = SignpostSourceName(
         row.text(Role::kSubsystem),
         regions ? std::string_view("PointsOfInterest") : row.text(Role::kCategory));
-    table_.Add(SourceOf(row, source), span.first, span.second, std::move(name), std::move(label));
+    table_.Add(SourceOf(row, source), span.first, span.second, std::move(name), std::move(label),
+               std::string(message));
     return OkStatus();
   }
 };

@@ -133,6 +133,8 @@ function checkShared(profile) {
 
 function checkThread(thread, profile, schemaNames, where) {
   const strings = profile.shared.stringArray;
+  const schemaFields = new Map(profile.meta.markerSchema.map((schema) =>
+    [schema.name, new Set(schema.fields.map((field) => field.key))]));
   for (const key of ['processStartupTime', 'registerTime']) assert.equal(typeof thread[key], 'number', key);
   assert.equal(thread.processType, 'default');
   assert.ok(Array.isArray(thread.pausedRanges));
@@ -150,9 +152,11 @@ function checkThread(thread, profile, schemaNames, where) {
     ...(samples.weight === null ? {} : { weight: (weight) => typeof weight === 'number' && weight >= 0 }),
   }, `${where}.samples`);
   checkTable(markers, {
+    // Every key a marker's data has is a field of its schema; unique strings are indices.
     data: (data) => data === null || (schemaNames.has(data.type) &&
-      Number.isInteger(data.label) && data.label < strings.length &&
-      Number.isInteger(data.source) && data.source < strings.length),
+      Object.keys(data).every((key) => key === 'type' || schemaFields.get(data.type).has(key)) &&
+      ['label', 'source', 'detail'].every((key) => !(key in data) ||
+        (Number.isInteger(data[key]) && data[key] < strings.length))),
     name: index(strings.length),
     startTime: (time) => typeof time === 'number',
     endTime: (time, i) => typeof time === 'number' && time >= markers.startTime[i],

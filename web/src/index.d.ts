@@ -633,7 +633,10 @@ export interface FirefoxThread {
     length: number;
   };
   markers: {
-    data: Array<{ type: string; label: number; source: number }>;
+    /** label: the interval as the speedscope file names it; source: its
+     * lane's source; detail, when it has one: what the label adds to its
+     * name (a signpost's message, a thread state's note). */
+    data: Array<{ type: string; label: number; source: number; detail?: number }>;
     name: number[];
     startTime: number[];
     endTime: number[];
@@ -653,7 +656,7 @@ export interface FirefoxMarkerSchema {
   tooltipLabel: string;
   tableLabel: string;
   description: string;
-  fields: Array<{ key: 'label' | 'source'; label: string; format: 'unique-string' }>;
+  fields: Array<{ key: 'label' | 'source' | 'detail'; label: string; format: 'unique-string' }>;
 }
 
 /**

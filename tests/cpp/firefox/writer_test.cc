@@ -69,7 +69,7 @@ ProfileGroup AppGroup() {
   REQUIRE(builder.AddSample(main_calls, 2000000, 250000, read_stack).ok());
   auto poi = builder.AddIntervalSource(
       Source{1, "os-signpost", "Points of Interest — com.example.app", "App", 42, {}, {}});
-  REQUIRE(builder.AddInterval(poi, 0, 4000000, "Load feed", "Load feed — 3 items").ok());
+  REQUIRE(builder.AddInterval(poi, 0, 4000000, "Load feed", "Load feed — 3 items", "3 items").ok());
   REQUIRE(builder.AddInterval(poi, 1000000, 2000000, "Parse", "Parse").ok());
   auto group = std::move(builder).Build("App.trace", "instrumentscope@test");
   REQUIRE(group.ok());
@@ -177,8 +177,13 @@ TEST_CASE("Firefox: intervals are markers on their process's main thread, named 
   CHECK(data["type"] == "os-signpost");
   CHECK(StringAt(file, data["label"]) == "Load feed — 3 items");
   CHECK(StringAt(file, data["source"]) == "Points of Interest — com.example.app");
+  CHECK(StringAt(file, data["detail"]) == "3 items");
+  CHECK_FALSE(markers["data"][1].contains("detail"));  // "Parse" has none
   REQUIRE(file["meta"]["markerSchema"].size() == 1);
-  CHECK(file["meta"]["markerSchema"][0]["name"] == "os-signpost");
+  const json& schema = file["meta"]["markerSchema"][0];
+  CHECK(schema["name"] == "os-signpost");
+  CHECK(schema["fields"].size() == 3);
+  CHECK(schema["fields"][2]["key"] == "detail");
   CHECK(ThreadNamed(file, "Worker 0x1b")["markers"]["length"] == 0);
 }
 
