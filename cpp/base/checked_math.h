@@ -3,6 +3,7 @@
 #ifndef INSTRUMENTSCOPE_BASE_CHECKED_MATH_H_
 #define INSTRUMENTSCOPE_BASE_CHECKED_MATH_H_
 
+#include <cstdint>
 #include <optional>
 #include <type_traits>
 
@@ -14,6 +15,11 @@ std::optional<T> CheckedAdd(T a, T b) {
   T sum;
   if (__builtin_add_overflow(a, b, &sum)) return std::nullopt;
   return sum;
+}
+
+// a + b, or the nearest a 64-bit integer holds: for times that only inform.
+inline int64_t SaturatingAdd(int64_t a, int64_t b) {
+  return CheckedAdd(a, b).value_or(b > 0 ? INT64_MAX : INT64_MIN);
 }
 
 template <typename T>

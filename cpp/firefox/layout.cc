@@ -6,6 +6,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "base/checked_math.h"
 #include "model/view_names.h"
 
 namespace instrumentscope::firefox {
@@ -95,8 +96,7 @@ void LayOutRuns(const ProfileGroup& group, FirefoxLayout* layout) {
   for (const HeapEvents& heap : group.heaps) {
     if (heap.events.empty()) continue;
     int64_t& end = run_end[heap.run];
-    int64_t last = heap.events.back().time;
-    end = std::max(end, last > INT64_MAX - kUntimedStep ? INT64_MAX : last + kUntimedStep);
+    end = std::max(end, SaturatingAdd(heap.events.back().time, kUntimedStep));
   }
   uint32_t last_run = run_end.empty() ? 1 : run_end.rbegin()->first;
   layout->first_run = run_end.empty() ? 1 : run_end.begin()->first;
@@ -105,9 +105,7 @@ void LayOutRuns(const ProfileGroup& group, FirefoxLayout* layout) {
   for (uint32_t run = 1; run <= last_run; ++run) {
     layout->run_offsets[run] = offset;
     auto end = run_end.find(run);
-    // A run's end is at most INT64_MAX; the sum is checked as it would not fit the format anyway.
-    if (end != run_end.end())
-      offset = end->second > INT64_MAX - offset ? INT64_MAX : offset + end->second;
+    if (end != run_end.end()) offset = SaturatingAdd(offset, end->second);
   }
   layout->end = offset;
 }

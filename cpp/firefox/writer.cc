@@ -1,13 +1,14 @@
 #include "firefox/writer.h"
 
-#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "base/checked_math.h"
 #include "base/json.h"
 #include "firefox/layout.h"
+#include "firefox/meta.h"
 #include "firefox/processed_format.h"
 
 namespace instrumentscope::firefox {
@@ -110,120 +111,7 @@ class ProcessedWriter {
     out_.Append('}');
   }
 
-  void WriteMeta() {
-    nlohmann::json meta = {
-        {"interval", SamplingInterval()},
-        {"startTime", StartTime()},
-        {"processType", 0},
-        {"product", group_.name},
-        {"stackwalk", 1},
-        {"version", kGeckoProfileVersion},
-        {"preprocessedProfileVersion", kProcessedProfileVersion},
-        // Frames are named here, or from the user's files: the profiler is
-        // not to send their addresses to a symbol server.
-        {"symbolicated", true},
-        {"importedFrom", "Instruments, by " + group_.exporter},
-        {"usesOnlyOneStackType", true},
-        {"sourceCodeIsNotOnSearchfox", true},
-        {"profilingStartTime", 0},
-        {"profilingEndTime", static_cast<double>(layout_.end) / 1e6},
-        {"categories", nlohmann::json::array()},
-        {"markerSchema", nlohmann::json::array()},
-        {"extra", Extra()},
-    };
-    for (Category category : kCategories) {
-      meta["categories"].push_back({{"name", CategoryName(category)},
-                                    {"color", CategoryColor(category)},
-                                    {"subcategories", {"Other"}}});
-    }
-    for (const SchemaLayout& schema : layout_.schemas) {
-      meta["markerSchema"].push_back(MarkerSchema(schema));
-    }
-    if (layout_.selected_thread) meta["initialSelectedThreads"] = {*layout_.selected_thread};
-    if (!layout_.visible_threads.empty()) meta["initialVisibleThreads"] = layout_.visible_threads;
-    out_.Append(DumpJson(meta));
-  }
-
-  // The most frequent weight of the first CPU samples, in milliseconds: what
-  // the profiler draws the last sample of a thread as.
-  double SamplingInterval() const {
-    constexpr size_t kLooked = 10000;
-    std::map<int64_t, size_t> counts;
-    for (const Profile& profile : group_.profiles) {
-      if (profile.kind != ProfileKind::kThread || profile.unit != ValueUnit::kNanoseconds) continue;
-      for (size_t i = 0; i < profile.weights.size() && i < kLooked; ++i) {
-        if (profile.samples[i] != kEmptyStack) ++counts[profile.weights[i]];
-      }
-      break;
-    }
-    int64_t interval = kUntimedStep;
-    size_t most = 0;
-    for (const auto& [weight, count] : counts) {
-      if (count > most && weight > 0) interval = weight, most = count;
-    }
-    return static_cast<double>(interval) / 1e6;
-  }
-
-  nlohmann::json Extra() const {
-    std::string instruments;
-    for (const std::string& name : group_.instruments) {
-      instruments += (instruments.empty() ? "" : ", ") + name;
-    }
-    nlohmann::json entries = nlohmann::json::array();
-    auto add = [&](const char* label, const std::string& value) {
-      if (!value.empty())
-        entries.push_back({{"label", label}, {"format", "string"}, {"value", value}});
-    };
-    add("Recording", group_.name);
-    add("Recorded with", instruments);
-    add("Converted by", group_.exporter);
-    if (!group_.warnings.empty()) {
-      add("Warnings", std::to_string(group_.warnings.size()) +
-                          " (instrumentscope --list prints them): " + group_.warnings[0].message);
-    }
-    nlohmann::json extra = {{{"label", "Instruments recording"}, {"entries", entries}}};
-    // Each run's own lines, "Target Model: MacBook Pro" as label and value.
-    for (const RunInfo& info : group_.run_info) {
-      nlohmann::json facts = nlohmann::json::array();
-      for (const std::string& fact : info.facts) {
-        size_t colon = fact.find(": ");
-        facts.push_back({{"label", colon == std::string::npos ? fact : fact.substr(0, colon)},
-                         {"format", "string"},
-                         {"value", colon == std::string::npos ? "" : fact.substr(colon + 2)}});
-      }
-      if (!facts.empty())
-        extra.push_back({{"label", "Run " + std::to_string(info.run)}, {"entries", facts}});
-    }
-    return extra;
-  }
-
-  // When the first run laid out started, in milliseconds since 1970, when the recording says.
-  double StartTime() const {
-    for (const RunInfo& info : group_.run_info) {
-      if (info.run == layout_.first_run && info.start_time) {
-        return static_cast<double>(*info.start_time) / 1e6;
-      }
-    }
-    return 0;
-  }
-
-  static nlohmann::json MarkerSchema(const SchemaLayout& schema) {
-    nlohmann::json fields = {{{"key", "label"}, {"label", "Interval"}, {"format", "unique-string"}},
-                             {{"key", "source"}, {"label", "Source"}, {"format", "unique-string"}}};
-    // A signpost's message, a thread state's note: what the label adds to the name.
-    if (schema.details) {
-      fields.push_back({{"key", "detail"}, {"label", "Detail"}, {"format", "unique-string"}});
-    }
-    return {
-        {"name", schema.table},
-        {"display", {"marker-chart", "marker-table", "timeline-overview"}},
-        {"chartLabel", "{marker.data.label}"},
-        {"tooltipLabel", "{marker.data.label}"},
-        {"tableLabel", "{marker.data.label}"},
-        {"description", "Intervals of the Instruments table " + schema.table},
-        {"fields", fields},
-    };
-  }
+  void WriteMeta() { out_.Append(DumpJson(MetaJson(group_, layout_))); }
 
   void WriteLibraries() {
     for (size_t i = 0; i < layout_.libraries.size() && out_.ok(); ++i) {
@@ -264,9 +152,8 @@ class ProcessedWriter {
   void WriteThread(const ThreadLayout& thread) {
     int64_t run_start = layout_.run_offsets[thread.run];
     const Profile* profile = thread.profile ? &group_.profiles[*thread.profile] : nullptr;
-    int64_t first =
-        run_start +
-        (profile && profile->unit == ValueUnit::kNanoseconds ? profile->start_value : 0);
+    int64_t first = SaturatingAdd(
+        run_start, profile && profile->unit == ValueUnit::kNanoseconds ? profile->start_value : 0);
     WriteThreadHead(thread, first);
     out_.Append(",\n\"samples\":{");
     if (profile) {
@@ -290,7 +177,8 @@ class ProcessedWriter {
     const PagedVector<HeapEvent>& events = heap.events;
     Column(
         "time", events.size(),
-        [&](size_t i) { AppendMilliseconds(run_start + events[i].time, out_); }, true);
+        [&](size_t i) { AppendMilliseconds(SaturatingAdd(run_start, events[i].time), out_); },
+        true);
     Column("weight", events.size(), [&](size_t i) { out_.AppendNumber(events[i].bytes); });
     Key("weightType");
     Text(kWeightBytes);
@@ -374,9 +262,9 @@ class ProcessedWriter {
       out_.AppendNumber(strings_.Index(group_.interval_names[markers[i].name]));
     });
     Column("startTime", markers.size(),
-           [&](size_t i) { AppendMilliseconds(run_start + markers[i].start, out_); });
+           [&](size_t i) { AppendMilliseconds(SaturatingAdd(run_start, markers[i].start), out_); });
     Column("endTime", markers.size(),
-           [&](size_t i) { AppendMilliseconds(run_start + markers[i].end, out_); });
+           [&](size_t i) { AppendMilliseconds(SaturatingAdd(run_start, markers[i].end), out_); });
     Column("phase", markers.size(), [&](size_t) { out_.AppendNumber(kPhaseInterval); });
     Column("category", markers.size(),
            [&](size_t) { out_.AppendNumber(static_cast<int>(Category::kIntervals)); });

@@ -295,6 +295,7 @@ TEST_CASE("Firefox: the recording's start and Instruments' lines of its runs are
   }
   builder.AddRunInfo({2, 1589587740325000000, {"Target Model: MacBook Pro", "no colon"}});
   builder.AddRunInfo({3, 1589587800000000000, {}});
+  builder.AddWarning(WarningCode::kIntervalsWithoutEnd, "3 of Hangs began and never ended");
   auto group = std::move(builder).Build("x", "instrumentscope@test");
   REQUIRE(group.ok());
   json meta = json::parse(Written(*group))["meta"];
@@ -304,6 +305,13 @@ TEST_CASE("Firefox: the recording's start and Instruments' lines of its runs are
   CHECK(meta["extra"][1]["entries"][0] ==
         json({{"label", "Target Model"}, {"format", "string"}, {"value", "MacBook Pro"}}));
   CHECK(meta["extra"][1]["entries"][1]["label"] == "no colon");
+  // Every warning, by its code: what the file holds less of than the recording.
+  bool warned = false;
+  for (const json& entry : meta["extra"][0]["entries"]) {
+    warned = warned || (entry["label"] == "Warning INTERVALS_WITHOUT_END" &&
+                        entry["value"] == "3 of Hangs began and never ended");
+  }
+  CHECK(warned);
 }
 
 TEST_CASE("Firefox: the writer stops when the sink does") {
