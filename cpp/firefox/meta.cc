@@ -50,13 +50,16 @@ nlohmann::json Extra(const ProfileGroup& group) {
   for (const std::string& name : group.instruments) {
     instruments += (instruments.empty() ? "" : ", ") + name;
   }
-  nlohmann::json entries = {Entry("Recording", group.name)};
+  // Arrays are made as arrays: a braced list of one value would be that value.
+  nlohmann::json entries = nlohmann::json::array();
+  entries.push_back(Entry("Recording", group.name));
   if (!instruments.empty()) entries.push_back(Entry("Recorded with", instruments));
   entries.push_back(Entry("Converted by", group.exporter));
   for (const Warning& warning : group.warnings) {
     entries.push_back(Entry("Warning " + warning.code, warning.message));
   }
-  nlohmann::json extra = {{{"label", "Instruments recording"}, {"entries", entries}}};
+  nlohmann::json extra = nlohmann::json::array();
+  extra.push_back({{"label", "Instruments recording"}, {"entries", entries}});
   for (const RunInfo& info : group.run_info) {
     nlohmann::json facts = nlohmann::json::array();
     for (const std::string& fact : info.facts) {
@@ -73,15 +76,16 @@ nlohmann::json Extra(const ProfileGroup& group) {
 }
 
 nlohmann::json MarkerSchema(const SchemaLayout& schema) {
-  nlohmann::json fields = {{{"key", "label"}, {"label", "Interval"}, {"format", "unique-string"}},
-                           {{"key", "source"}, {"label", "Source"}, {"format", "unique-string"}}};
+  nlohmann::json fields = nlohmann::json::array();
+  fields.push_back({{"key", "label"}, {"label", "Interval"}, {"format", "unique-string"}});
+  fields.push_back({{"key", "source"}, {"label", "Source"}, {"format", "unique-string"}});
   // A signpost's message, a thread state's note: what the label adds to the name.
   if (schema.details) {
     fields.push_back({{"key", "detail"}, {"label", "Detail"}, {"format", "unique-string"}});
   }
   return {
       {"name", schema.table},
-      {"display", {"marker-chart", "marker-table", "timeline-overview"}},
+      {"display", nlohmann::json::array({"marker-chart", "marker-table", "timeline-overview"})},
       {"chartLabel", "{marker.data.label}"},
       {"tooltipLabel", "{marker.data.label}"},
       {"tableLabel", "{marker.data.label}"},
@@ -116,12 +120,14 @@ nlohmann::json MetaJson(const ProfileGroup& group, const FirefoxLayout& layout) 
   for (Category category : kCategories) {
     meta["categories"].push_back({{"name", CategoryName(category)},
                                   {"color", CategoryColor(category)},
-                                  {"subcategories", {"Other"}}});
+                                  {"subcategories", nlohmann::json::array({"Other"})}});
   }
   for (const SchemaLayout& schema : layout.schemas) {
     meta["markerSchema"].push_back(MarkerSchema(schema));
   }
-  if (layout.selected_thread) meta["initialSelectedThreads"] = {*layout.selected_thread};
+  if (layout.selected_thread) {
+    meta["initialSelectedThreads"] = nlohmann::json::array({*layout.selected_thread});
+  }
   if (!layout.visible_threads.empty()) meta["initialVisibleThreads"] = layout.visible_threads;
   return meta;
 }
