@@ -12,6 +12,18 @@
 namespace instrumentscope {
 namespace {
 
+// Puts items of a `time` in time order, ties as they came.
+template <typename Item>
+void SortByTime(PagedVector<Item>* items) {
+  std::vector<Item> sorted;
+  sorted.reserve(items->size());
+  items->ForEach([&sorted](const Item& item) { sorted.push_back(item); });
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const Item& a, const Item& b) { return a.time < b.time; });
+  items->clear();
+  for (const Item& item : sorted) items->push_back(item);
+}
+
 // Which profiles may open first, best first: a thread's CPU samples, then
 // its allocations, then anything else (a recording of intervals alone).
 int OpeningRank(ProfileKind kind) {
@@ -208,15 +220,7 @@ Status ProfileBuilder::AddHeapEvents(HeapEvents heap) {
     sorted = heap.events[i - 1].time <= heap.events[i].time;
   }
   // Recorded in time order, as seen; a recording that is not is put in it.
-  if (!sorted) {
-    std::vector<HeapEvent> events;
-    events.reserve(heap.events.size());
-    heap.events.ForEach([&events](const HeapEvent& event) { events.push_back(event); });
-    std::stable_sort(events.begin(), events.end(),
-                     [](const HeapEvent& a, const HeapEvent& b) { return a.time < b.time; });
-    heap.events.clear();
-    for (const HeapEvent& event : events) heap.events.push_back(event);
-  }
+  if (!sorted) SortByTime(&heap.events);
   total_samples_ += heap.events.size();
   heaps_.push_back(std::move(heap));
   return OkStatus();
@@ -300,14 +304,7 @@ Status ProfileBuilder::FillProfile(const Thread& thread, int64_t timeline_end,
 // Samples that arrived out of time order are put in order, ties as they came.
 void ProfileBuilder::SortSamplesByTime() {
   for (Thread& thread : threads_) {
-    if (thread.sorted) continue;
-    std::vector<StoredSample> sorted;
-    sorted.reserve(thread.samples.size());
-    thread.samples.ForEach([&sorted](const StoredSample& sample) { sorted.push_back(sample); });
-    std::stable_sort(sorted.begin(), sorted.end(),
-                     [](const auto& a, const auto& b) { return a.time < b.time; });
-    thread.samples.clear();
-    for (const StoredSample& sample : sorted) thread.samples.push_back(sample);
+    if (!thread.sorted) SortByTime(&thread.samples);
   }
 }
 

@@ -399,24 +399,25 @@ async function showSelection() {
   element('viewer').append(frame);
 }
 
+/** Offers `blob` for saving as `fileName`. */
+function save(blob, fileName) {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+}
+
 /** Saves the whole recording: the core's own JSON, as the command line writes it. */
 async function download() {
   const { result, name } = current;
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(await wholeJson(result));
-  link.download = `${baseName(name)}.speedscope.json`;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+  save(await wholeJson(result), `${baseName(name)}.speedscope.json`);
 }
 
 /** Saves the whole recording as a Firefox Profiler file, as `--format firefox` writes it. */
 async function downloadFirefox() {
   const { result, name } = current;
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(await wholeFirefoxJson(result));
-  link.download = `${baseName(name)}.firefox.json`;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+  save(await wholeFirefoxJson(result), `${baseName(name)}.firefox.json`);
 }
 
 function showFirefoxNote(text, failed = false) {
