@@ -30,8 +30,9 @@ struct RunDetails {
   std::map<int64_t, std::vector<ProcessImage>> images;
   // When it started, nanoseconds since 1970 (startTime; 7.3.1 to 26.0).
   std::optional<int64_t> start_time;
-  // What Instruments says of it (recordingInfoSummary; 8.3.3 to 11.4.1):
-  // "Target Model: MacBook Pro", "Instruments: 11.4.1 (11E503a)", …
+  // What Instruments says of it (recordingInfoSummary; 8.3.3 to 11.4.1),
+  // or those lines made of its XRRunInfo's fields (16.0, 26.0): "Target
+  // Model: MacBook Pro", "Instruments: 11.4.1 (11E503a)", …
   std::vector<std::string> summary_lines;
 };
 

@@ -376,7 +376,8 @@ TEST_CASE("A bundle zipped and the same bundle as a folder give one profile") {
 }
 
 // A run's start is the run dictionary's startTime (ns since 1970); 8.3.3 to
-// 11.4.1 also keep Instruments' summary of it, the lines its inspector shows.
+// 11.4.1 also keep Instruments' summary of it, the lines its inspector shows,
+// and 16.0 and 26.0 the same facts as an XRRunInfo's fields.
 TEST_CASE("A run's start time and Instruments' summary of it are read") {
   struct Case {
     std::string input;
@@ -394,6 +395,14 @@ TEST_CASE("A run's start time and Instruments' summary of it are read") {
       {std::string(kSpeedscopeSamples) + "7.3.1/simple-time-profile.trace.zip",
        1526542026897586944,
        {}},
+      // 16.0 and 26.0: an XRRunInfo's fields, in the same lines.
+      {"shadi-gamal__uniprof/tests/fixtures/test-simple.trace.zip",
+       1753325305026389248,
+       {"Target macOS: 15.5 (24F74)", "End reason: Target app exited", "Instruments: 16.0 (16F6)"}},
+      {"benjaminRomano__mperf/src/test/resources/example.trace.zip",
+       1759532933844298752,
+       {"Target Model: Simulated iPhone 17 Pro", "Target iOS Simulator: 26.0 (23A343)",
+        "Host macOS: 15.6 (24G84)", "Instruments: 26.0 (17A400)"}},
   };
   for (const Case& test : cases) {
     auto path = CorpusFileOrSkip(test.input);
