@@ -537,6 +537,7 @@ export function importTraceAsFirefoxProfile(
 export interface FirefoxProfile {
   meta: {
     interval: number;
+    /** When the first run started, in ms since 1970 (a bundle's); 0 when the input does not say. */
     startTime: number;
     processType: 0;
     product: string;
@@ -551,9 +552,13 @@ export interface FirefoxProfile {
     profilingEndTime: number;
     categories: Array<{ name: string; color: string; subcategories: string[] }>;
     markerSchema: FirefoxMarkerSchema[];
+    /** The recording, its warnings ("Warning SYMBOLS_MISSING"), and each run's own
+     * lines ("Run 1": "Target Model", "Instruments", …). */
     extra: Array<{ label: string; entries: Array<{ label: string; format: 'string'; value: string }> }>;
     /** The thread of the busiest profile, when it is a thread. */
     initialSelectedThreads?: number[];
+    /** The threads with markers or heap events, and those with a twentieth of the busiest one's samples. */
+    initialVisibleThreads?: number[];
   };
   libs: Array<{
     arch: string; name: string; path: string; debugName: string; debugPath: string;
