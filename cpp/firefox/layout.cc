@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "base/checked_math.h"
+#include "base/text.h"
 #include "model/view_names.h"
 
 namespace instrumentscope::firefox {
@@ -22,18 +23,9 @@ int64_t EndOf(const Profile& profile) {
   return static_cast<int64_t>(profile.samples.size()) * kUntimedStep;
 }
 
-bool StartsWith(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
-
-std::string_view FileName(std::string_view path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
 // Which part of the system a binary is, by where it lies.
 Category LibraryCategory(std::string_view path) {
-  std::string_view name = FileName(path);
+  std::string_view name = BaseName(path);
   if (StartsWith(name, "kernel") || path.find("/System/Library/Kernels/") != path.npos ||
       path.find("/System/Library/Extensions/") != path.npos) {
     return Category::kKernel;
@@ -73,7 +65,7 @@ void LayOutLibraries(const ProfileGroup& group, FirefoxLayout* layout) {
     if (inserted) {
       LibraryLayout library;
       library.path = std::string(path);
-      library.name = std::string(FileName(path));
+      library.name = std::string(BaseName(path));
       if (auto image = images.find(path); image != images.end()) {
         library.arch = image->second->arch;
         if (image->second->uuid) library.breakpad_id = BreakpadId(*image->second->uuid);

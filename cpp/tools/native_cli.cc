@@ -204,8 +204,7 @@ int WriteOutput(const instrumentscope::ProfileGroup& group, const CommandLine& c
         << "\n";
   } else if (command.folded) {
     out << instrumentscope::speedscope::FoldedStacks(group);
-  } else if (command.output_path.size() > 3 &&
-             command.output_path.compare(command.output_path.size() - 3, 3, ".gz") == 0) {
+  } else if (instrumentscope::EndsWith(command.output_path, ".gz")) {
     instrumentscope::GzipWriter gzip([&out](std::string_view piece) {
       out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
       return static_cast<bool>(out);

@@ -201,12 +201,21 @@ function keptEntry(handle) {
 
 /** Calls the core's `method` with `args` and a writer that gathers its output into a Blob. */
 function writeBlob(entry, method, ...args) {
-  const parts = [];
+  const pieces = blobPieces();
   const result = call(entry.core, method, entry.group, ...args, (bytes) => {
-    parts.push(bytes.slice());  // the view is valid only during the call
+    pieces.write(bytes);
     return true;
   });
-  return { blob: new Blob(parts, { type: 'application/json' }), result };
+  return { blob: pieces.blob('application/json'), result };
+}
+
+/** Gathers the core's pieces, each a view valid only during its call, into a Blob. */
+function blobPieces() {
+  const parts = [];
+  return {
+    write: (bytes) => parts.push(bytes.slice()),
+    blob: (type) => new Blob(parts, { type }),
+  };
 }
 
 /** A kept result as one speedscope file, in a Blob: the bytes the CLI writes. */
@@ -296,11 +305,9 @@ export async function importHere(input, options, name, json = undefined) {
  * pieces: no one string holds it.
  */
 export async function importFileHere(input, options, name, output) {
-  const parts = [];
-  const write = (bytes) => parts.push(bytes.slice());  // the view is valid only during the call
-  const result = await importHere(input, options, name, { ...output, write });
-  const type = output.gzip ? 'application/gzip' : 'application/json';
-  return { ...result, blob: new Blob(parts, { type }) };
+  const pieces = blobPieces();
+  const result = await importHere(input, options, name, { ...output, write: pieces.write });
+  return { ...result, blob: pieces.blob(output.gzip ? 'application/gzip' : 'application/json') };
 }
 
 /**
