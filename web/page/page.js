@@ -6,15 +6,15 @@
 
 import { ImportError } from './src/index.js';
 import { filesOfDirectory } from './src/input.js';
-import { Selections, fileRole, importKept, release, wholeFirefoxJson, wholeJson } from './src/kept.js';
+import { Selections, fileRole, importKept, release } from './src/kept.js';
 import {
   allocationCount, busiestFirst, formatBytes, isWeighted, plural, profileAmount, profileLabel,
   threadOrder, weightedKinds,
 } from './src/labels.js';
 
 import { showMissingFeatures } from './capabilities.js';
-import { openInProfiler, profilerURL } from './firefox.js';
 import { HINTS, SYMBOLS_HINT } from './hints.js';
+import { download, downloadFirefox, hideFirefoxNote, openFirefox } from './saving.js';
 
 const element = (id) => document.getElementById(id);
 
@@ -107,10 +107,6 @@ function nameOf(input) {
 }
 
 /** "x" of "x.trace.zip", "x.xml.gz", "x.trace", "x.txt". */
-function baseName(name) {
-  return name.replace(/(\.gz|\.zip)$/i, '').replace(/\.(trace|xml|txt)$/i, '') || 'profile';
-}
-
 async function open(input) {
   importController?.abort();
   const controller = new AbortController();
@@ -399,42 +395,9 @@ async function showSelection() {
   element('viewer').append(frame);
 }
 
-/** Offers `blob` for saving as `fileName`. */
-function save(blob, fileName) {
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(blob);
-  link.download = fileName;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
-}
-
-/** Saves the whole recording: the core's own JSON, as the command line writes it. */
-async function download() {
-  const { result, name } = current;
-  save(await wholeJson(result), `${baseName(name)}.speedscope.json`);
-}
-
-/** Saves the whole recording as a Firefox Profiler file, as `--format firefox` writes it. */
-async function downloadFirefox() {
-  const { result, name } = current;
-  save(await wholeFirefoxJson(result), `${baseName(name)}.firefox.json`);
-}
-
-function showFirefoxNote(text, failed = false) {
-  const note = element('firefox-note');
-  note.textContent = text;
-  note.classList.toggle('failed', failed);
-  note.hidden = false;
-}
-
-/** Hands the recording to the Firefox Profiler's app in a tab of its own (firefox.js). */
-function openFirefox() {
-  openInProfiler(profilerURL(location.search), wholeFirefoxJson(current.result), showFirefoxNote);
-}
-
 /** Lets the worker free the recording on show. */
 function forget() {
-  element('firefox-note').hidden = true;
+  hideFirefoxNote();
   if (current) release(current.result);
   current = null;
 }
@@ -585,9 +548,9 @@ function setUpInputs() {
   });
   element('error-dismiss').addEventListener('click', reset);
   element('open-another').addEventListener('click', reset);
-  element('download').addEventListener('click', download);
-  element('download-firefox').addEventListener('click', downloadFirefox);
-  element('open-firefox').addEventListener('click', openFirefox);
+  element('download').addEventListener('click', () => download(current));
+  element('download-firefox').addEventListener('click', () => downloadFirefox(current));
+  element('open-firefox').addEventListener('click', () => openFirefox(current));
   element('run-select').addEventListener('change', () => {
     fillProcesses(-1);
     showSelection();

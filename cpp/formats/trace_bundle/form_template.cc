@@ -8,6 +8,7 @@
 #include "base/identifiers.h"
 #include "base/text.h"
 #include "container/keyed_archive.h"
+#include "formats/trace_bundle/run_summary.h"
 
 namespace instrumentscope::trace_bundle {
 namespace {
@@ -74,8 +75,6 @@ class Reader {
   Result<std::vector<std::pair<int64_t, uint32_t>>> IntKeyedEntries(uint32_t dictionary) const;
   Status ReadRun(uint32_t run_dictionary, RunDetails* run) const;
   Status ReadThreads(uint32_t threads, RunDetails* run) const;
-  void ReadSummaryLines(uint32_t lines, RunDetails* run) const;
-  void ReadRunInfo(uint32_t info, RunDetails* run) const;
   Status ReadProcesses(uint32_t process_datas, RunDetails* run) const;
   Result<SymbolTable> ReadSymbols(uint32_t persistent_symbols) const;
   Result<Symbol> ReadSymbol(uint32_t symbol_data) const;
@@ -228,10 +227,13 @@ Status Reader::ReadRun(uint32_t run_dictionary, RunDetails* run) const {
     if (*name == "startTime") {
       if (auto start = archive_.Integer(value); start.ok() && *start > 0) run->start_time = *start;
     }
-    if (*name == "recordingInfoSummary" && !archive_.IsNull(value)) ReadSummaryLines(value, run);
+    if (*name == "recordingInfoSummary" && !archive_.IsNull(value)) {
+      run->summary_lines = SummaryLines(archive_, value);
+    }
     if (*name == "runInfo" && !archive_.IsNull(value)) run_info = value;
   }
-  if (run_info && run->summary_lines.empty()) ReadRunInfo(*run_info, run);
+  if (run_info && run->summary_lines.empty())
+    run->summary_lines = RunInfoLines(archive_, *run_info);
   if (processes && !archive_.IsNull(*processes)) RETURN_IF_ERROR(ReadProcesses(*processes, run));
   if (threads && !archive_.IsNull(*threads)) RETURN_IF_ERROR(ReadThreads(*threads, run));
   if (symbols && !archive_.IsNull(*symbols)) {
@@ -247,45 +249,6 @@ Status Reader::ReadRun(uint32_t run_dictionary, RunDetails* run) const {
     }
   }
   return OkStatus();
-}
-
-// An array of strings; a line that is not one is left out: it only informs.
-void Reader::ReadSummaryLines(uint32_t lines, RunDetails* run) const {
-  auto elements = archive_.ArrayElements(lines);
-  if (!elements.ok()) return;
-  for (uint32_t element : *elements) {
-    auto line = archive_.String(element);
-    if (line.ok() && !line->empty()) run->summary_lines.emplace_back(*line);
-  }
-}
-
-// An XRRunInfo [16.0, 26.0]: what older versions summed up in lines, as
-// fields, put in the same lines. A field that does not read is left out.
-void Reader::ReadRunInfo(uint32_t info, RunDetails* run) const {
-  auto text = [&](std::string_view key) -> std::string {
-    auto value = archive_.OptionalField(info, key);
-    if (!value.ok() || !*value || archive_.IsNull(**value)) return std::string();
-    auto string = archive_.String(**value);
-    return string.ok() && *string != "$null" ? std::string(*string) : std::string();
-  };
-  auto add = [&](const std::string& label, const std::string& value) {
-    if (!value.empty()) run->summary_lines.push_back(label + ": " + value);
-  };
-  struct Side {
-    const char* field;  // the fields' prefix
-    const char* label;
-  };
-  for (Side side : {Side{"_target", "Target"}, Side{"_host", "Host"}}) {
-    std::string field(side.field);
-    std::string label(side.label);
-    add(label + " Name", text(field + "Name"));
-    add(label + " Model", text(field + "Model"));
-    std::string platform = text(field + "Platform");
-    add(label + " " + (platform.empty() ? "OS" : platform), text(field + "OperatingSystem"));
-  }
-  add("Template Name", text("_templateName"));
-  add("End reason", text("_endReason"));
-  add("Instruments", text("_instrumentVersion"));
 }
 
 Status Reader::ReadThreads(uint32_t threads, RunDetails* run) const {
