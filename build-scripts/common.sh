@@ -5,6 +5,7 @@ set -euo pipefail
 ROOT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${ROOT_DIR}/build"
 CHECKED_BUILD_DIR="${BUILD_DIR}/checked"  # clang, sanitizers and fuzz targets (checked-build.sh)
+TSAN_BUILD_DIR="${BUILD_DIR}/tsan"  # clang and ThreadSanitizer (thread-check.sh)
 CACHE_DIR="${INSTRUMENTSCOPE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/instrumentscope}"
 JOBS="$(nproc 2>/dev/null || echo 2)"
 

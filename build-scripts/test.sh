@@ -2,7 +2,7 @@
 # Runs every test: the tree's formatting and lint (lint.sh), native Catch2
 # tests through ctest, plain and in the checked build (clang, AddressSanitizer
 # + UndefinedBehaviorSanitizer), a short pass of every fuzz target from that
-# same build, the JS tests, which drive the very .wasm the package ships, and
+# same build, the imports on several threads under ThreadSanitizer, the JS tests, which drive the very .wasm the package ships, and
 # the page's end-to-end tests in Chromium, Firefox ESR and WebKitGTK
 # (screenshots in test-artifacts/e2e/ENGINE).
 # Installs and builds what is missing first.
@@ -24,8 +24,11 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 log "A short fuzzing pass (libFuzzer, ${INSTRUMENTSCOPE_FUZZ_SECONDS:-10} s per target)"
 "$ROOT_DIR/build-scripts/fuzz.sh" "${INSTRUMENTSCOPE_FUZZ_SECONDS:-10}"
 
+log "Imports on several threads under ThreadSanitizer"
+"$ROOT_DIR/build-scripts/thread-check.sh"
+
 cd "$ROOT_DIR"
-log "JavaScript tests (WebAssembly core)"
+log "JavaScript tests (WebAssembly cores)"
 # Most of them wait on child processes: one file per core, not Node's default of one fewer.
 node --test --test-reporter=spec --test-concurrency="$JOBS" tests/js/
 

@@ -6,7 +6,19 @@
 # The prefix is keyed by the source versions and this script's hash, so a
 # rebuild happens only when either changes. libxml2's configure alone takes
 # about two minutes, which is why the result is cached outside the checkout.
+#   build-scripts/wasm-deps.sh [threads]
+# With "threads", for the threaded core: compiled with -pthread (atomics and
+# shared memory, which every object of a threaded module needs), in a prefix
+# of its own. libxml2's own thread support stays off either way: only one
+# thread at a time runs a parser.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+variant="${1:-}"
+case "$variant" in
+  "") cflags="-O3 -flto -mbulk-memory" ;;
+  threads) cflags="-O3 -flto -mbulk-memory -pthread" ;;
+  *) echo "wasm-deps.sh: unknown variant $variant (threads)" >&2; exit 2 ;;
+esac
 
 script_hash="$(sha256sum "${BASH_SOURCE[0]}" | cut -c1-12)"
 apt_dir="${CACHE_DIR}/apt"
@@ -38,7 +50,7 @@ if [[ -z "$(source_version zlib)" || -n "${REFRESH_SOURCES:-}" ]]; then
 fi
 libxml2_version="$(source_version libxml2)"
 zlib_version="$(source_version zlib)"
-prefix="${CACHE_DIR}/wasm-deps/libxml2-${libxml2_version//[:~+]/_}-zlib-${zlib_version//[:~+]/_}-${script_hash}"
+prefix="${CACHE_DIR}/wasm-deps/libxml2-${libxml2_version//[:~+]/_}-zlib-${zlib_version//[:~+]/_}-${script_hash}${variant:+-$variant}"
 
 if [[ -f "$prefix/.complete" ]]; then
   echo "$prefix"
@@ -61,24 +73,24 @@ mkdir -p "$prefix"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-log "Building zlib $zlib_version for wasm"
+log "Building zlib $zlib_version for wasm${variant:+ ($variant)}"
 zlib_src="$(unpack zlib "$zlib_version")"
 cp -a "$zlib_src" "$work/zlib"
 (
   cd "$work/zlib"
-  CFLAGS="-O3 -flto -mbulk-memory" emconfigure ./configure --static --prefix="$prefix" >&2
+  CFLAGS="$cflags" emconfigure ./configure --static --prefix="$prefix" >&2
   emmake make -j"$JOBS" libz.a >&2
   emmake make install >&2
 )
 
-log "Building libxml2 $libxml2_version for wasm (configure is slow; cached afterwards)"
+log "Building libxml2 $libxml2_version for wasm${variant:+ ($variant)} (configure is slow; cached afterwards)"
 libxml2_src="$(unpack libxml2 "$libxml2_version")"
 # Only SAX2, the push parser and the tree remain: no I/O over the network, no
 # compression (we inflate ourselves), no threads, no catalogs or DTD validation.
 # HAVE_PTHREAD_H is cleared because libxml2 2.9.14's threads-off build still
 # reaches for xmlOnceInit when it sees pthread.h.
 emcmake cmake -S "$libxml2_src" -B "$work/libxml2" \
-  -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS="-O3 -flto -mbulk-memory" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS="$cflags" \
   -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=OFF \
   -DLIBXML2_WITH_PYTHON=OFF -DLIBXML2_WITH_ICONV=OFF -DLIBXML2_WITH_ICU=OFF \
   -DLIBXML2_WITH_LZMA=OFF -DLIBXML2_WITH_ZLIB=OFF -DLIBXML2_WITH_HTTP=OFF \

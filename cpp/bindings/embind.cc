@@ -20,6 +20,7 @@
 
 #include "base/identifiers.h"
 #include "base/json.h"
+#include "base/threads.h"
 #include "container/gzip_writer.h"
 #include "demangle/demangle.h"
 #include "firefox/writer.h"
@@ -433,6 +434,7 @@ EMSCRIPTEN_BINDINGS(instrumentscope) {
   emscripten::function("releaseGroup", &instrumentscope::ReleaseGroup);
   emscripten::function("cancelImport", &instrumentscope::CancelImport);
   emscripten::function("version", &instrumentscope::VersionString);
+  emscripten::function("setWorkerCount", &instrumentscope::SetWorkerCount);
   emscripten::function("fileRole", &instrumentscope::FileRoleOf);
   emscripten::function("demangleNames", &instrumentscope::DemangleNames);
 }

@@ -36,6 +36,9 @@ struct ImportOptions {
   // page faults) are read, and the views of threads together and of samples
   // during intervals are made. Off: CPU samples alone, one profile per thread.
   bool intervals = true;
+  // Threads the import may use, this one included; 0 is one per core
+  // (base/threads.h).
+  uint32_t threads = 0;
 };
 
 class StreamImporter {

@@ -10,6 +10,9 @@
 namespace instrumentscope {
 namespace {
 
+// More threads than any machine has cores is a mistake.
+constexpr uint64_t kMostThreads = 1024;
+
 // Reads options.limits.<name> into `field`: a positive integer that fits it.
 class LimitReader {
  public:
@@ -86,6 +89,21 @@ Status ReadImportOptions(std::string_view text, ImportOptions* options) {
       return Status(ErrorCode::kInvalidArgument, "options.intervals must be true or false");
     }
     options->intervals = json["intervals"].get<bool>();
+  }
+  if (json.contains("threads") && !json["threads"].is_null()) {
+    const nlohmann::json& threads = json["threads"];
+    if (threads == false) {
+      options->threads = 1;
+    } else if (threads == true) {
+      options->threads = 0;
+    } else if (threads.is_number_unsigned() && threads.get<uint64_t>() > 0 &&
+               threads.get<uint64_t>() <= kMostThreads) {
+      options->threads = threads.get<uint32_t>();
+    } else {
+      return Status(ErrorCode::kInvalidArgument,
+                    "options.threads must be true, false or a number of threads from 1 to " +
+                        std::to_string(kMostThreads));
+    }
   }
   if (!json.contains("limits") || json["limits"].is_null()) return OkStatus();
   const nlohmann::json& limits = json["limits"];

@@ -256,6 +256,7 @@ struct ProfileGroup {
   std::vector<std::string> interval_names;
   std::vector<std::string> interval_details;  // for IntervalEvent::detail; [0] is empty
   std::vector<TableSummary> tables;
+  uint32_t threads = 1;                  // the most the import ran on at once
   std::vector<HeapEvents> heaps;         // an Allocations recording's, by run and process
   std::vector<RunInfo> run_info;         // what the recording says of its runs, when it does
   std::vector<std::string> instruments;  // "Time Profiler", … (bundles only)

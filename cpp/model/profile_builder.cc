@@ -407,6 +407,7 @@ Result<ProfileGroup> ProfileBuilder::Build(std::string name, std::string exporte
   group.interval_names = std::move(interval_names_);
   group.interval_details = std::move(interval_details_);
   group.tables = std::move(tables_);
+  group.threads = most_threads_;
   group.heaps = std::move(heaps_);
   group.run_info = std::move(run_info_);
   group.instruments = std::move(instruments_);

@@ -7,6 +7,7 @@
 #ifndef INSTRUMENTSCOPE_MODEL_PROFILE_BUILDER_H_
 #define INSTRUMENTSCOPE_MODEL_PROFILE_BUILDER_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -153,6 +154,8 @@ class ProfileBuilder {
   void SetMakeViews(bool make_views) { make_views_ = make_views; }
 
   void AddTable(TableSummary table) { tables_.push_back(std::move(table)); }
+  // A part of the import ran on `threads` at once.
+  void NoteThreads(uint32_t threads) { most_threads_ = std::max(most_threads_, threads); }
   void AddRunInfo(RunInfo info) { run_info_.push_back(std::move(info)); }
   // An Allocations recording's events of one process (ProfileGroup::heaps),
   // in time order; they count towards limits.maxSamples as samples do.
@@ -290,6 +293,7 @@ class ProfileBuilder {
   std::vector<Thread> threads_;
   std::unordered_map<ThreadKey, ThreadId, ThreadKeyHash> thread_index_;
   std::vector<TableSummary> tables_;
+  uint32_t most_threads_ = 1;
   std::vector<HeapEvents> heaps_;
   std::vector<RunInfo> run_info_;
   struct SourceState {

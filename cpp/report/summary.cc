@@ -119,6 +119,7 @@ nlohmann::json Summary(const ProfileGroup& group, SummaryFrames frames) {
       {"name", group.name},
       {"exporter", group.exporter},
       {"activeProfileIndex", group.active_profile_index},
+      {"importThreads", group.threads},
   };
   summary["profiles"] = ProfilesJson(group);
   summary["tables"] = TablesJson(group);

@@ -5,6 +5,7 @@
 //   instrumentscope-native INPUT [-o OUT] [--run N] [--folded] [--list]
 //                          [--symbols FILE[@LOADADDR]]... [--no-demangle]
 //                          [--merge-consecutive] [--format speedscope|firefox]
+//                          [--threads N]
 
 #include <malloc.h>
 
@@ -32,11 +33,11 @@ namespace {
 constexpr size_t kChunkBytes = 1 << 20;
 
 int Usage() {
-  std::fprintf(
-      stderr,
-      "usage: instrumentscope-native INPUT [-o OUT] [--run N] [--folded] [--list]\n"
-      "                              [--symbols FILE[@LOADADDR]]... [--no-demangle]\n"
-      "                              [--merge-consecutive] [--format speedscope|firefox]\n");
+  std::fprintf(stderr,
+               "usage: instrumentscope-native INPUT [-o OUT] [--run N] [--folded] [--list]\n"
+               "                              [--symbols FILE[@LOADADDR]]... [--no-demangle]\n"
+               "                              [--merge-consecutive] [--format speedscope|firefox]\n"
+               "                              [--threads N]\n");
   return 2;
 }
 
@@ -64,6 +65,11 @@ std::optional<CommandLine> ParseCommandLine(int argc, char** argv) {
       unsigned long run = std::strtoul(argv[++i], &end, 10);
       if (!end || *end || run == 0 || run > UINT32_MAX) return std::nullopt;
       command.options.run = static_cast<uint32_t>(run);
+    } else if (arg == "--threads" && i + 1 < argc) {
+      char* end = nullptr;
+      unsigned long threads = std::strtoul(argv[++i], &end, 10);
+      if (!end || *end || threads == 0 || threads > 1024) return std::nullopt;
+      command.options.threads = static_cast<uint32_t>(threads);
     } else if (arg == "--folded") {
       command.folded = true;
     } else if (arg == "--list") {

@@ -23,7 +23,7 @@ async function run(...args) {
 }
 
 test('--list shows an Allocations table with its profiles, all allocations first', { skip: CORPUS_SKIP }, async () => {
-  assert.equal(await run(corpusFile(SIMPLE), '--list'), `\
+  assert.equal(await run(corpusFile(SIMPLE), '--list', '--threads', '2'), `\
 Instruments: Allocations, VM Tracker
 Run 1
   table allocations: 425 events
@@ -35,6 +35,7 @@ Run 1
       All threads — VM regions mapped (bytes): 1 region, 8.00 MiB
       All threads — VM regions still mapped at the end (bytes): 1 region, 8.00 MiB
 Names: 24 of 24 sampled frames named (100%)
+Imported on 1 of 2 threads (the threaded core)
 warning: the VM Tracker instrument's recording is not read: its snapshots of the process's VM regions are in no profile
 `);
 });

@@ -44,8 +44,9 @@ test('--merge-consecutive writes each run of samples of one stack as one sample;
     assert.equal(count(file.profiles), 12069 - 3979);
   });
 
-test('--list shows runs, tables, processes and threads with sample counts', { skip: CORPUS_SKIP }, async () => {
-  const { code, stdout } = await run(corpusFile(`${JMH}/time-profile.xml`), '--list');
+test('--list shows runs, tables, processes and threads with sample counts, and the threads it ran on',
+  { skip: CORPUS_SKIP }, async () => {
+  const { code, stdout } = await run(corpusFile(`${JMH}/time-profile.xml`), '--list', '--threads', '2');
   assert.equal(code, 0);
   const lines = stdout.trimEnd().split('\n');
   assert.deepEqual(lines.slice(0, 4), [
@@ -54,9 +55,15 @@ test('--list shows runs, tables, processes and threads with sample counts', { sk
     '    process java (pid 23369): 105 samples, 10 threads',
     '      ThreadJavaMain 0xe787e: 55 samples  [busiest]',
   ]);
-  assert.equal(lines.length, 15);  // its 10 threads and All threads
+  assert.equal(lines.length, 16);  // its 10 threads and All threads
   assert.ok(lines.includes('      All threads: 105 samples, 10 threads'));
-  assert.equal(lines.at(-1), 'Names: 365 of 380 sampled frames named (96%)');
+  assert.equal(lines.at(-2), 'Names: 365 of 380 sampled frames named (96%)');
+  // An export: libxml2 on one thread, the importer on the other.
+  assert.equal(lines.at(-1), 'Imported on 2 of 2 threads (the threaded core)');
+  const single = await run(corpusFile(`${JMH}/time-profile.xml`), '--list', '--no-threads');
+  assert.equal(single.stdout.trimEnd().split('\n').at(-1),
+    'Imported on 1 thread (the single-threaded core: threads are turned off)');
+  assert.equal(single.stdout.split('\n').slice(0, -2).join('\n'), stdout.split('\n').slice(0, -2).join('\n'));
 });
 
 test('demangle: names from the command line or a line at a time from standard input', async () => {

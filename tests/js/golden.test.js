@@ -1,5 +1,6 @@
-// The wasm core behind the JS facade gives exactly the golden outputs that the
-// native build gives (tests/golden), and every one is a valid speedscope file.
+// The wasm cores behind the JS facade give exactly the golden outputs that the
+// native build gives (tests/golden), and every one is a valid speedscope file:
+// the threaded core on two threads and the single-threaded one (threads: false).
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -14,10 +15,10 @@ const manifest = readJson(join(ROOT, 'tests/golden/manifest.json'));
 const SUMMARY_PROFILES = 20;  // as in tests/cpp/whole/golden_test.cc
 const SUMMARY_IMAGES = 10;  // likewise
 
-async function importCorpus(entry) {
+async function importCorpus(entry, threads) {
   const path = corpusFile(entry.input);
   const input = statSync(path).isDirectory() ? await folderFiles(path) : readFileSync(path);
-  return importTraceWithSummary(input, { name: basename(path), ...entry.options });
+  return importTraceWithSummary(input, { name: basename(path), ...entry.options, threads });
 }
 
 function summaryGolden(file, summary, json) {
@@ -35,9 +36,11 @@ function summaryGolden(file, summary, json) {
   };
 }
 
-for (const entry of manifest.cases) {
-  test(`golden: ${entry.name}`, { skip: CORPUS_SKIP }, async () => {
-    const { file, summary } = await importCorpus(entry);
+for (const [entry, threads] of manifest.cases.flatMap((entry) => [[entry, 2], [entry, false]])) {
+  const core = threads === false ? ' (single-threaded core)' : '';
+  test(`golden: ${entry.name}${core}`, { skip: CORPUS_SKIP }, async () => {
+    const { file, summary } = await importCorpus(entry, threads);
+    assert.equal(summary.core.threaded, threads !== false);
     const json = [...serializeSpeedscope(file)].join('');
     const base = join(ROOT, 'tests/golden', entry.format, entry.name);
     if (entry.golden === 'summary') {

@@ -34,7 +34,9 @@ test('the tarball holds the modules, the worker, the types and the core, and not
   const files = packed.files.map((file) => file.path).sort();
   for (const expected of ['package.json', 'README.md', 'web/src/index.js', 'web/src/index.d.ts',
     'web/src/node.js', 'web/src/worker.js', 'web/src/worker-client.js', 'web/src/cli.js',
-    'web/dist/instrumentscope-core.js', 'web/dist/instrumentscope-core.wasm']) {
+    'web/dist/instrumentscope-core.js', 'web/dist/instrumentscope-core.wasm',
+    'web/dist/threads/instrumentscope-core-mt.mjs', 'web/dist/threads/instrumentscope-core-mt.wasm',
+    'web/dist/threads/instrumentscope-core-mt.worker.js', 'web/dist/threads/package.json']) {
     assert.ok(files.includes(expected), `${expected} is packed`);
   }
   assert.deepEqual(files.filter((path) => !/^(web\/src\/|web\/dist\/|package\.json$|README\.md$|LICENSE$)/.test(path)), []);

@@ -28,7 +28,7 @@ async function summaryOf(options) {
 
 test('--no-intervals lists CPU samples alone, one profile per thread, as before intervals were read',
   { skip: CORPUS_SKIP }, async () => {
-    assert.equal(await run(corpusFile(STRUX), '--list', '--no-intervals'), `\
+    assert.equal(await run(corpusFile(STRUX), '--list', '--no-intervals', '--no-threads'), `\
 Instruments: Time Profiler, Points of Interest, Thermal State
 Run 1
   table time-profile: 8,338 rows of CPU samples
@@ -45,6 +45,7 @@ Run 1
       +[NSSpellChecker _startLoadOfScanner:] 0x461f80: 1 sample
   other tables (not read): kdebug (11,660 rows), os-signpost (186 rows), gcd-perf-event (30 rows), os-log (0 rows), kdebug-signpost (0 rows), os-log-arg (0 rows), os-signpost-arg (558 rows), time-sample (8,351 rows), tick (17,318 rows), life-cycle-period (12 rows), device-thermal-state-intervals (3 rows), global-roi-layout (0 rows), region-of-interest (186 rows), global-poi-layout (186 rows), thread-name (10 rows), roi-metadata (558 rows), app-spin (1 row)
 Names: 3,237 of 3,280 sampled frames named (98.6%)
+Imported on 1 thread (the single-threaded core: threads are turned off)
 `);
     const file = JSON.parse(await run(corpusFile(STRUX), '--no-intervals'));
     assert.deepEqual(file.profiles.map((profile) => profile.type), Array(10).fill('sampled'));

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // instrumentscope INPUT [-o OUT.json[.gz]] [--format speedscope|firefox] [--run N] [--list]
 //                 [--limit NAME=N] [--symbols PATH] [--no-intervals] [--merge-consecutive]
+//                 [--threads N | --no-threads]
 // instrumentscope demangle [--full] [NAME...]
 // Converts an Instruments recording (a .trace folder or zip, an xctrace export,
 // or a Deep Copy) to a speedscope or Firefox Profiler file, running the same
@@ -17,9 +18,11 @@ import { demangleHere, importHere } from './core.js';
 import { CHUNK_BYTES } from './input.js';
 import { formatList } from './listing.js';
 import { ImportError } from './node.js';
+import { summaryOf } from './summary.js';
 
 const USAGE = `usage: instrumentscope INPUT [-o OUT.json[.gz]] [--format speedscope|firefox] [--run N]
                       [--symbols PATH...] [--limit NAME=N...] [--no-intervals] [--merge-consecutive]
+                      [--threads N | --no-threads]
        instrumentscope INPUT --list [--run N]
        instrumentscope demangle [--full] [NAME...]
 
@@ -69,6 +72,9 @@ standard input (pbpaste | instrumentscope - -o tree.json).
                      folded (<deduplicated_symbol>) lists the functions it
                      may be
       --no-demangle  keep frame names exactly as the recording spells them
+      --threads N    import on up to N threads (the default: one per core, as
+                     many as the import can use; today an export's two)
+      --no-threads   import on one thread, with the single-threaded core
   -h, --help         show this help
   -v, --version      show the version
 
@@ -97,6 +103,8 @@ function parseCommandLine() {
         'no-demangle': { type: 'boolean' },
         'no-intervals': { type: 'boolean' },
         'merge-consecutive': { type: 'boolean' },
+        threads: { type: 'string' },
+        'no-threads': { type: 'boolean' },
         full: { type: 'boolean' },
         limit: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
@@ -121,6 +129,17 @@ function parseLimits(settings = []) {
     limits[match[1]] = value;
   }
   return limits;
+}
+
+// --threads N, or --no-threads (false); undefined: the default.
+function parseThreads(values) {
+  if (values['no-threads']) return false;
+  if (values.threads === undefined) return undefined;
+  const threads = Number(values.threads);
+  if (!Number.isSafeInteger(threads) || threads < 1 || threads > 1024) {
+    fail(`--threads expects a number of threads from 1 to 1024, not "${values.threads}"`, 2);
+  }
+  return threads;
 }
 
 function limitHint(error) {
@@ -339,6 +358,7 @@ async function main() {
     const options = {
       run, limits, symbols, demangle, symbolLines: values['symbol-lines'] ? 'line' : undefined,
       intervals: values['no-intervals'] ? false : undefined,
+      threads: parseThreads(values),
       onProgress: progressPrinter(size),
     };
     const name = fromStdin ? 'standard input' : basename(inputPath.replace(/\/+$/, ''));
@@ -347,7 +367,7 @@ async function main() {
       gzip: Boolean(values.output?.endsWith('.gz')),
     };
     const result = await importHere(input, options, name, json);
-    summary = JSON.parse(result.summary);
+    summary = summaryOf(result);
     output?.close(false);
   } catch (error) {
     output?.close(true);

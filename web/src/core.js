@@ -2,6 +2,11 @@
 // byte chunks. Bytes go in through one malloc + set per chunk; results come
 // out as typed-array copies, or as speedscope JSON streamed to a writer (see
 // cpp/bindings/embind.cc).
+// Two cores are shipped: the single-threaded one, and the threaded one
+// (dist/threads/), which needs shared memory: Node, or a cross-origin isolated
+// page in an engine that has SharedArrayBuffer. It is loaded only when it
+// runs, and chosen unless options.threads is false or 1, the caller names a
+// .wasm of its own, or shared memory is missing.
 
 import createInstrumentscopeCore from '../dist/instrumentscope-core.js';
 import { ImportError, abortError } from './errors.js';
@@ -9,28 +14,72 @@ import { dataSize, isFileList, readData, toChunks } from './input.js';
 
 const DEFAULT_WASM_URL = new URL('../dist/instrumentscope-core.wasm', import.meta.url);
 
+// The most threads any import runs on today (an export's: libxml2 on one,
+// the importer on the other): the threaded core starts this many less one
+// workers unless options.threads asks for more.
+const MOST_THREADS_USED = 2;
+
 let defaultWasmBinary = null;
-const cores = new Map();  // wasm location → Promise of the module
-const coreKeys = new WeakMap();  // module → its location, to forget a broken one
+let environment = {
+  cores: globalThis.navigator?.hardwareConcurrency ?? 1,
+  // Before the threaded glue is imported (Node's needs CommonJS's globals):
+  // the options its module is created with beside helperThreads.
+  prepareThreaded: async () => ({}),
+};
+const cores = new Map();  // wasm location or threads → Promise of the module
+const coreKeys = new WeakMap();  // module → its key, to forget a broken one
 
 /** Lets an environment (Node) supply the .wasm bytes when no option names them. */
 export function setDefaultWasmBinary(loader) {
   defaultWasmBinary = loader;
 }
 
+/** Lets an environment (Node) say how many cores it has and prepare the threaded glue. */
+export function setThreadsEnvironment(settings) {
+  environment = { ...environment, ...settings };
+}
+
 /**
- * The core module, created once per wasm location.
- * @param {{wasmURL?: string|URL, wasmBinary?: ArrayBuffer|Uint8Array}} options
+ * Which core `options` get, and why: {threads, why}, threads 1 for the
+ * single-threaded core; why says what kept threads off, when something did.
+ * @param {{threads?: boolean|number, wasmURL?: string|URL, wasmBinary?: object}} options
+ */
+export function coreChoice(options = {}) {
+  const { threads } = options;
+  if (threads === false || threads === 1) return { threads: 1, why: 'threads are turned off' };
+  if (options.wasmURL || options.wasmBinary) {
+    return { threads: 1, why: 'a .wasm was named (wasmURL or wasmBinary): that is the single-threaded core' };
+  }
+  if (typeof SharedArrayBuffer !== 'function' || globalThis.crossOriginIsolated === false) {
+    return {
+      threads: 1,
+      why: globalThis.crossOriginIsolated === false
+        ? 'the page is not cross-origin isolated (it needs the headers Cross-Origin-Opener-Policy: ' +
+          'same-origin and Cross-Origin-Embedder-Policy: require-corp)'
+        : 'this engine has no SharedArrayBuffer',
+    };
+  }
+  const wanted = typeof threads === 'number' ? threads : Math.min(environment.cores, MOST_THREADS_USED);
+  return wanted > 1 ? { threads: wanted } : { threads: 1, why: 'this machine has one core' };
+}
+
+/**
+ * The core module: the single-threaded one, created once per wasm location,
+ * or the threaded one, once per thread count.
+ * @param {{wasmURL?: string|URL, wasmBinary?: ArrayBuffer|Uint8Array, threads?: boolean|number}} options
  */
 export function loadCore(options = {}) {
   if (options.wasmBinary) {
     return createInstrumentscopeCore({ wasmBinary: options.wasmBinary });
   }
-  const key = options.wasmURL ? String(options.wasmURL) : '';
+  const { threads } = coreChoice(options);
+  const key = threads > 1 ? `threads:${threads}` : options.wasmURL ? String(options.wasmURL) : '';
   if (!cores.has(key)) {
     const promise = (async () => {
       let core;
-      if (!options.wasmURL && defaultWasmBinary) {
+      if (threads > 1) {
+        core = await createThreadedCore(threads - 1);
+      } else if (!options.wasmURL && defaultWasmBinary) {
         core = await createInstrumentscopeCore({ wasmBinary: await defaultWasmBinary() });
       } else {
         const url = String(options.wasmURL ?? DEFAULT_WASM_URL);
@@ -43,6 +92,18 @@ export function loadCore(options = {}) {
     cores.set(key, promise);
   }
   return cores.get(key);
+}
+
+/** The threaded core, its `helpers` workers started (and ready) before it resolves. */
+async function createThreadedCore(helpers) {
+  const glue = new URL('../dist/threads/instrumentscope-core-mt.mjs', import.meta.url);
+  const settings = await environment.prepareThreaded(glue);
+  const { default: create } = await import(glue);
+  const core = await create({ ...settings, helperThreads: helpers });
+  // Idle workers must not keep Node's process alive.
+  for (const worker of core.PThread.unusedWorkers) worker.unref?.();
+  core.setWorkerCount(helpers);
+  return core;
 }
 
 function throwIfError(result) {
@@ -96,6 +157,7 @@ export async function runImport(core, input, options) {
   const request = {
     name: options.name ?? '', run: options.run ?? null, symbolLines: options.symbolLines ?? null,
     demangle: options.demangle ?? null, intervals: options.intervals ?? null,
+    threads: options.threads ?? null,
   };
   if (options.limits) request.limits = options.limits;
   const { session } = call(core, 'beginImport', JSON.stringify(request));
@@ -275,13 +337,16 @@ function finishToJson(core, session, { write: writeJson, mergeConsecutive, forma
  * Imports in the calling thread: `input` is anything the facade accepts once
  * directory entries are listed (bytes, Blob, stream, files). Returns the core's
  * result: typed arrays, or with `json` as for runImport, the JSON written.
+ * Its summary says which core ran it: core {threaded, why} (why: what kept
+ * threads off), beside the core's own importThreads.
  */
 export async function importHere(input, options, name, json = undefined) {
   const files = isFileList(input) ? input : undefined;
   const stream = files ? undefined : toChunks(input);
+  const choice = coreChoice(options);
   const core = await loadCore(options);
   const wanted = files && core.wantedFiles(files.map((file) => file.path));
-  return runImport(core, files ? { files, wanted } : { chunks: stream.chunks }, {
+  const result = await runImport(core, files ? { files, wanted } : { chunks: stream.chunks }, {
     name: name ?? stream?.name ?? '',
     run: options.run,
     limits: options.limits,
@@ -289,6 +354,7 @@ export async function importHere(input, options, name, json = undefined) {
     symbolLines: options.symbolLines,
     demangle: options.demangle,
     intervals: options.intervals,
+    threads: choice.threads,
     keep: options.keep,
     signal: options.signal,
     onProgress: options.onProgress,
@@ -297,6 +363,9 @@ export async function importHere(input, options, name, json = undefined) {
       : stream.size,
     json,
   });
+  result.core = choice.threads > 1 ? { threaded: true, threads: choice.threads }
+    : { threaded: false, why: choice.why };
+  return result;
 }
 
 /**

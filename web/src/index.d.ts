@@ -185,9 +185,19 @@ export interface ImportOptions {
    * intervals. false gives CPU samples only, one profile per thread. A
    * recording of intervals without CPU samples imports only with true. */
   intervals?: boolean;
-  /** Where the .wasm is served; defaults to beside the package's JS files. */
+  /** Threads the import may run on. true or absent (the default): the
+   * threaded core, on as many threads as the import can use (today an
+   * export's two: libxml2 on one, the importer on the other) up to one per
+   * core, where shared memory works (Node; a cross-origin isolated page in an
+   * engine with SharedArrayBuffer), else the single-threaded core. A number:
+   * up to that many. false (or 1): the single-threaded core. The summary's
+   * `core` says which ran, and why not the threaded one. */
+  threads?: boolean | number;
+  /** Where the .wasm is served; defaults to beside the package's JS files.
+   * Naming it picks the single-threaded core (dist/instrumentscope-core.wasm);
+   * the threaded one is loaded from dist/threads/ beside the package's JS. */
   wasmURL?: string | URL;
-  /** The .wasm's bytes, when they are at hand already. */
+  /** The .wasm's bytes, when they are at hand already: the single-threaded core's. */
   wasmBinary?: ArrayBuffer | Uint8Array;
   /** In a browser page the core runs in a module Worker the package owns;
    * false runs it in the page's thread instead. Workers and Node always run
@@ -417,6 +427,12 @@ export interface TraceSummary {
   intervalSources: IntervalSourceSummary[];
   /** The instruments a .trace bundle recorded with ("Time Profiler", …); empty for exports. */
   instruments: string[];
+  /** The most threads the import ran on at once. */
+  importThreads: number;
+  /** Which core ran the import: the threaded one and the threads it had
+   * (importThreads of them used), or the single-threaded one and why
+   * (threads turned off, no shared memory, one core). */
+  core: { threaded: true; threads: number } | { threaded: false; why: string };
   /** One per kind: what the profile lacks that the input holds, and why. */
   warnings: { code: WarningCode; message: string }[];
   /** Present when options.symbols were given. */

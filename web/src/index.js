@@ -8,6 +8,7 @@
 import { ImportError } from './errors.js';
 import { prepareImport } from './prepare.js';
 import { speedscopeJsonPieces, toSpeedscope } from './speedscope.js';
+import { summaryOf } from './summary.js';
 import { importInWorker } from './worker-client.js';
 
 export { ImportError };
@@ -41,7 +42,7 @@ export async function importTraceAsFirefoxProfile(input, options = {}) {
   const result = inPageWithWorkers(options)
     ? await importInWorker(prepared.input, { ...prepared.options, output }, prepared.name)
     : await (await import('./core.js')).importFileHere(prepared.input, prepared.options, prepared.name, output);
-  return { blob: result.blob, summary: JSON.parse(result.summary) };
+  return { blob: result.blob, summary: summaryOf(result) };
 }
 
 /** See index.d.ts. */

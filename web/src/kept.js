@@ -4,6 +4,7 @@
 // public API (index.js is).
 
 import { prepareImport } from './prepare.js';
+import { summaryOf } from './summary.js';
 import {
   fileRoleInWorker, importInWorker, keptFirefoxJsonInWorker, keptJsonInWorker, releaseInWorker,
   viewerJsonInWorker,
@@ -16,9 +17,8 @@ import {
  */
 export async function importKept(input, options = {}) {
   const prepared = await prepareImport(input, options);
-  const { summary, group } = await importInWorker(prepared.input, { ...prepared.options, keep: true },
-    prepared.name);
-  return { summary: JSON.parse(summary), result: group };
+  const result = await importInWorker(prepared.input, { ...prepared.options, keep: true }, prepared.name);
+  return { summary: summaryOf(result), result: result.group };
 }
 
 /** The whole recording as a speedscope file: the bytes the CLI writes. */

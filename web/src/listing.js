@@ -140,8 +140,15 @@ export function formatList(summary) {
   for (const run of runs) lines.push(...runLines(summary, run));
   // A recording of intervals alone has no frames to name.
   if (summary.naming.text) lines.push(namingNote(summary.naming));
+  if (summary.core) lines.push(threadsNote(summary));
   for (const warning of summary.warnings) lines.push(`warning: ${warning.message}`);
   return lines.join('\n') + '\n';
+}
+
+// How many threads the import ran on, and on which core.
+export function threadsNote({ importThreads, core }) {
+  return core.threaded ? `Imported on ${importThreads} of ${plural(core.threads, 'thread')} (the threaded core)`
+    : `Imported on 1 thread (the single-threaded core: ${core.why})`;
 }
 
 // The core's sentence, and where the CLI lists what folded code may be.

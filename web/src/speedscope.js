@@ -3,12 +3,14 @@
 // stack table. Samples with the same stack share one array: treat them as
 // read-only.
 
+import { summaryOf } from './summary.js';
+
 export const SCHEMA_URL = 'https://www.speedscope.app/file-format-schema.json';
 const EMPTY_STACK = 0xffffffff;
 
 /** @returns {{file: import('./index.js').SpeedscopeFile, summary: object}} */
 export function toSpeedscope(result) {
-  const summary = JSON.parse(result.summary);
+  const summary = summaryOf(result);
   const { stackParents, stackFrames } = result;
   const stacks = [];  // stack id → its frames, made once
   const expand = (id) => {

@@ -132,6 +132,7 @@ export function importInWorker(input, options, name) {
           symbolLines: options.symbolLines,
           demangle: options.demangle,
           intervals: options.intervals,
+          threads: options.threads,
           keep: options.keep,
           output: options.output,
           symbols: options.symbols?.map(({ path, data, loadAddress }) => (

@@ -102,6 +102,7 @@ class Attributes {
     }
     return *name == 0;
   }
+  const xmlChar* name(int i) const { return raw_[i * 5]; }
   // As written: an '&' is still "&#38;".
   std::string_view raw_value(int i) const {
     const xmlChar* const* attribute = raw_ + i * 5;

@@ -1,8 +1,5 @@
 #include "formats/xctrace_xml/tokenizer.h"
 
-#include <libxml/parserInternals.h>
-#include <libxml/xmlerror.h>
-
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -12,69 +9,9 @@
 
 namespace instrumentscope::xctrace_xml {
 
-Tokenizer::~Tokenizer() {
-  if (parser_) xmlFreeParserCtxt(parser_);
-}
-
-Status Tokenizer::CreateParser(ByteSpan first_bytes) {
-  // Only the callbacks set here run: no entity resolution, no DTD loading.
-  xmlSAXHandler sax;
-  std::memset(&sax, 0, sizeof(sax));
-  sax.initialized = XML_SAX2_MAGIC;
-  sax.startElementNs = &Tokenizer::OnStartElement;
-  sax.endElementNs = &Tokenizer::OnEndElement;
-  sax.characters = &Tokenizer::OnCharacters;
-  sax.cdataBlock = &Tokenizer::OnCharacters;
-  sax.internalSubset = &Tokenizer::OnDoctype;
-  sax.serror = &Tokenizer::OnXmlError;
-
-  // Four bytes let libxml2 detect the encoding before the first chunk.
-  size_t initial = std::min<size_t>(first_bytes.size(), 4);
-  parser_ = xmlCreatePushParserCtxt(&sax, this, reinterpret_cast<const char*>(first_bytes.data()),
-                                    static_cast<int>(initial), nullptr);
-  if (!parser_) return Status(ErrorCode::kLimitExceeded, "could not allocate an XML parser");
-  // No XML_PARSE_NOENT (no entity substitution), no DTD loading, no network.
-  xmlCtxtUseOptions(parser_, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-  return ParseChunk(first_bytes.subspan(initial), false);
-}
-
-Status Tokenizer::ParseChunk(ByteSpan bytes, bool terminate) {
-  // libxml2 copies each piece into its own input buffer before parsing it:
-  // small pieces keep that buffer small, whatever the size of our chunks.
-  static constexpr size_t kMaxPiece = 256 << 10;
-  do {
-    size_t piece = std::min(bytes.size(), kMaxPiece);
-    bool last = terminate && piece == bytes.size();
-    int result = xmlParseChunk(parser_, reinterpret_cast<const char*>(bytes.data()),
-                               static_cast<int>(piece), last ? 1 : 0);
-    if (!status_.ok()) return status_;
-    if (result != 0) {
-      Fail(Status(ErrorCode::kXmlSyntax,
-                  "the XML is malformed (libxml2 error " + std::to_string(result) + ")"));
-      return status_;
-    }
-    bytes = bytes.subspan(piece);
-  } while (!bytes.empty());
-  return OkStatus();
-}
-
-Status Tokenizer::Feed(ByteSpan bytes) {
-  if (!status_.ok()) return status_;
-  if (!parser_) return CreateParser(bytes);
-  if (bytes.empty()) return OkStatus();
-  return ParseChunk(bytes, false);
-}
-
-Status Tokenizer::Finish() {
-  if (!status_.ok()) return status_;
-  if (!parser_) RETURN_IF_ERROR(CreateParser(ByteSpan()));
-  return ParseChunk(ByteSpan(), true);
-}
-
 void Tokenizer::Fail(Status status) {
   if (!status_.ok()) return;
   status_ = Located(std::move(status));
-  if (parser_) xmlStopParser(parser_);
 }
 
 // Inline: it runs after every call into the reader.
@@ -96,9 +33,10 @@ void Tokenizer::LocatePartError() {
 
 Status Tokenizer::Located(Status status) const {
   if (status.path().empty()) status.WithPath(CurrentPath());
-  if (parser_ && parser_->input) {
-    status.WithLine(static_cast<uint64_t>(parser_->input->line));
-    status.WithOffset(static_cast<uint64_t>(xmlByteConsumed(parser_)));
+  XmlLocation where = where_();
+  if (where.line > 0) {
+    status.WithLine(where.line);
+    status.WithOffset(where.offset);
   }
   return status;
 }
@@ -128,64 +66,38 @@ std::string Tokenizer::CurrentPath() const {
   return path;
 }
 
-void Tokenizer::OnXmlError(void* context, xmlErrorPtr error) {
-  auto* self = static_cast<Tokenizer*>(context);
-  if (!error || error->level == XML_ERR_WARNING) return;
-  std::string message = error->message ? error->message : "malformed XML";
-  while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
-  Status status(ErrorCode::kXmlSyntax, "the XML is malformed: " + message);
-  if (error->line > 0) status.WithLine(static_cast<uint64_t>(error->line));
-  self->Fail(std::move(status));
-}
-
-void Tokenizer::OnDoctype(void* context, const xmlChar*, const xmlChar*, const xmlChar*) {
-  static_cast<Tokenizer*>(context)->Fail(
-      Status(ErrorCode::kXmlForbidden,
-             "the XML has a DOCTYPE, which xctrace exports never have; DTDs and entities are "
-             "refused, not processed"));
-}
-
-void Tokenizer::OnCharacters(void* context, const xmlChar* text, int length) {
-  auto* self = static_cast<Tokenizer*>(context);
-  if (self->region_ == Content::kSkipped || !self->status_.ok()) return;
-  if (self->text_.size() + static_cast<size_t>(length) > self->limits_.max_xml_text_bytes) {
-    self->Fail(
-        Status(ErrorCode::kLimitExceeded, "an element's text exceeds " +
-                                              std::to_string(self->limits_.max_xml_text_bytes) +
-                                              " bytes (limits.maxXmlTextBytes)"));
+void Tokenizer::Characters(const xmlChar* text, int length) {
+  if (region_ == Content::kSkipped || !status_.ok()) return;
+  if (text_.size() + static_cast<size_t>(length) > limits_.max_xml_text_bytes) {
+    Fail(Status(ErrorCode::kLimitExceeded, "an element's text exceeds " +
+                                               std::to_string(limits_.max_xml_text_bytes) +
+                                               " bytes (limits.maxXmlTextBytes)"));
     return;
   }
-  self->text_.append(reinterpret_cast<const char*>(text), static_cast<size_t>(length));
+  text_.append(reinterpret_cast<const char*>(text), static_cast<size_t>(length));
 }
 
-void Tokenizer::OnStartElement(void* context, const xmlChar* localname, const xmlChar*,
-                               const xmlChar*, int, const xmlChar**, int attribute_count, int,
-                               const xmlChar** attributes) {
-  auto* self = static_cast<Tokenizer*>(context);
-  if (!self->status_.ok()) return;
-  if (++self->element_count_ > self->limits_.max_xml_elements) {
-    self->Fail(Status(ErrorCode::kLimitExceeded,
-                      "more than " + std::to_string(self->limits_.max_xml_elements) +
-                          " XML elements (limits.maxXmlElements)"));
+void Tokenizer::Start(const xmlChar* localname, const Attributes& attributes) {
+  if (!status_.ok()) return;
+  if (++element_count_ > limits_.max_xml_elements) {
+    Fail(Status(ErrorCode::kLimitExceeded, "more than " + std::to_string(limits_.max_xml_elements) +
+                                               " XML elements (limits.maxXmlElements)"));
     return;
   }
-  if (self->region_ == Content::kSkipped) {
-    if (self->stack_.size() + ++self->skip_nesting_ >= self->limits_.max_xml_depth) {
-      self->Fail(self->DepthError());
-    }
+  if (region_ == Content::kSkipped) {
+    if (stack_.size() + ++skip_nesting_ >= limits_.max_xml_depth) Fail(DepthError());
     return;
   }
-  self->StartElement(localname, Attributes(attributes, attribute_count));
+  StartElement(localname, attributes);
 }
 
-void Tokenizer::OnEndElement(void* context, const xmlChar*, const xmlChar*, const xmlChar*) {
-  auto* self = static_cast<Tokenizer*>(context);
-  if (!self->status_.ok()) return;
-  if (self->region_ == Content::kSkipped && self->skip_nesting_ > 0) {
-    --self->skip_nesting_;
+void Tokenizer::End() {
+  if (!status_.ok()) return;
+  if (region_ == Content::kSkipped && skip_nesting_ > 0) {
+    --skip_nesting_;
     return;
   }
-  self->EndElement();
+  EndElement();
 }
 
 void Tokenizer::StartElement(const xmlChar* localname, const Attributes& attributes) {

@@ -1,27 +1,24 @@
-// Streams XML through libxml2's SAX2 push parser and reports each element to
-// the DocumentReader, keeping what every element shares: the stack of open
+// What every element of an XML document shares, as SaxParser reports them
+// (the Handler there) and the DocumentReader reads them: the stack of open
 // elements (and the path and line an error names), the text since the last
 // tag, the ids and refs inside rows, and the limits on elements, depth, text
 // and ids.
-//
-// Not supported: DOCTYPEs (refused before anything is declared, so no entity
-// is expanded or loaded and nothing touches the network), namespaces (names
-// are matched by their local part).
 #ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_TOKENIZER_H_
 #define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_TOKENIZER_H_
 
-#include <libxml/parser.h>
+#include <libxml/xmlstring.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
-#include "base/byte_span.h"
 #include "base/integer_map.h"
 #include "base/limits.h"
 #include "base/status.h"
 #include "formats/xctrace_xml/elements.h"
 #include "formats/xctrace_xml/id_table.h"
+#include "formats/xctrace_xml/sax_parser.h"
 
 namespace instrumentscope::xctrace_xml {
 
@@ -29,31 +26,23 @@ class DocumentReader;
 
 class Tokenizer {
  public:
-  Tokenizer(const Limits& limits, DocumentReader& reader) : limits_(limits), reader_(reader) {}
-  ~Tokenizer();
+  // `where` says where the parse is, for the errors.
+  Tokenizer(const Limits& limits, DocumentReader& reader, std::function<XmlLocation()> where)
+      : limits_(limits), reader_(reader), where_(std::move(where)) {}
   Tokenizer(const Tokenizer&) = delete;
   Tokenizer& operator=(const Tokenizer&) = delete;
 
-  // The next bytes of the document; the first call creates the parser.
-  Status Feed(ByteSpan bytes);
-  // After the last Feed: fails unless the document is complete.
-  Status Finish();
+  // SaxParser's Handler.
+  void Start(const xmlChar* localname, const Attributes& attributes);
+  void End();
+  void Characters(const xmlChar* text, int length);
+  // Keeps the first error, located.
+  void Fail(Status status);
+  bool failed() const { return !status_.ok(); }
+
+  const Status& status() const { return status_; }
 
  private:
-  // libxml2 callbacks.
-  static void OnStartElement(void* context, const xmlChar* localname, const xmlChar* prefix,
-                             const xmlChar* uri, int namespace_count, const xmlChar** namespaces,
-                             int attribute_count, int defaulted_count, const xmlChar** attributes);
-  static void OnEndElement(void* context, const xmlChar* localname, const xmlChar* prefix,
-                           const xmlChar* uri);
-  static void OnCharacters(void* context, const xmlChar* text, int length);
-  static void OnDoctype(void* context, const xmlChar* name, const xmlChar* external_id,
-                        const xmlChar* system_id);
-  static void OnXmlError(void* context, xmlErrorPtr error);
-
-  Status CreateParser(ByteSpan first_bytes);
-  Status ParseChunk(ByteSpan bytes, bool terminate);
-
   void StartElement(const xmlChar* localname, const Attributes& attributes);
   void EndElement();
   // The elements inside a <row> that is read (Content::kValues).
@@ -61,7 +50,6 @@ class Tokenizer {
   void ResolveRef(OpenElement& open, std::string_view ref_text);
   void EndValue(const OpenElement& open);
 
-  void Fail(Status status);
   // Fails with the reader's error, if it met one.
   bool ReaderFailed();
   void FailWithReaderError();
@@ -74,7 +62,7 @@ class Tokenizer {
 
   const Limits& limits_;
   DocumentReader& reader_;
-  xmlParserCtxtPtr parser_ = nullptr;
+  std::function<XmlLocation()> where_;
   Status status_;
 
   std::vector<OpenElement> stack_;

@@ -6,10 +6,11 @@
 #include <vector>
 
 #include "base/text.h"
+#include "base/threads.h"
 #include "formats/xctrace_xml/document_reader.h"
 #include "formats/xctrace_xml/labels.h"
 #include "formats/xctrace_xml/table_schema.h"
-#include "formats/xctrace_xml/tokenizer.h"
+#include "formats/xctrace_xml/xml_parse.h"
 #include "model/profile_builder.h"
 #include "tables/samples.h"
 
@@ -45,20 +46,22 @@ class XmlImporter final : public StreamImporter {
       : builder_(builder),
         options_(options),
         reader_(builder, options),
-        tokenizer_(options.limits, reader_) {}
+        parse_(StartXmlParse(options.limits, reader_, ThreadsWanted(options.threads))) {
+    builder.NoteThreads(parse_->threads());
+  }
 
-  Status Feed(ByteSpan bytes) override { return tokenizer_.Feed(bytes); }
+  Status Feed(ByteSpan bytes) override { return parse_->Feed(bytes); }
   Status Finish() override;
 
  private:
   ProfileBuilder& builder_;
   const ImportOptions& options_;
   DocumentReader reader_;
-  Tokenizer tokenizer_;
+  std::unique_ptr<XmlParse> parse_;
 };
 
 Status XmlImporter::Finish() {
-  RETURN_IF_ERROR(tokenizer_.Finish());
+  RETURN_IF_ERROR(parse_->Finish());
   RETURN_IF_ERROR(reader_.Finish());
 
   if (reader_.is_table_of_contents()) return reader_.table_of_contents().Error();

@@ -121,6 +121,47 @@ std::string FirefoxSummaryGolden(const std::string& text) {
   return DumpJson(golden, 2) + "\n";
 }
 
+// Imports one case and compares (or, updating, rewrites) its golden files.
+void CheckGolden(const nlohmann::json& entry, const std::string& input, const std::string& base,
+                 const ImportOptions& options, bool update) {
+  auto group = testing::ImportPath(input, options);
+  INFO(group.status().ToString());
+  REQUIRE(group.ok());
+  std::ostringstream json;
+  speedscope::WriteJson(*group, json);
+
+  std::map<std::string, std::string> files;
+  if (entry.value("golden", "full") == "summary") {
+    files[base + ".summary.json"] = SummaryGolden(*group, json.str());
+    // And the readable stacks of a few of its profiles, those whose names hold one of these.
+    if (entry.contains("stacks")) {
+      files[base + ".stacks.txt"] = SomeStacks(*group, entry["stacks"]);
+    }
+  } else {
+    // Stacks first: their diff is the readable one.
+    files[base + ".stacks.txt"] = speedscope::FoldedStacks(*group);
+    files[base + ".speedscope.json"] = json.str();
+  }
+  // The Firefox Profiler file, whole ("firefox": "file") or summed up ("summary").
+  if (entry.contains("firefox")) {
+    std::ostringstream firefox_json;
+    firefox::WriteFirefoxJson(*group, firefox_json);
+    if (entry["firefox"] == "file") {
+      files[base + ".firefox.json"] = firefox_json.str();
+    } else {
+      files[base + ".firefox.summary.json"] = FirefoxSummaryGolden(firefox_json.str());
+    }
+  }
+  for (const auto& [path, contents] : files) {
+    if (update) {
+      testing::WriteFile(path, contents);
+    } else {
+      INFO(path);
+      CHECK(contents == ReadText(path));
+    }
+  }
+}
+
 TEST_CASE("Golden outputs") {
   nlohmann::json manifest =
       nlohmann::json::parse(ReadText(SourcePath("tests/golden/manifest.json")));
@@ -130,47 +171,18 @@ TEST_CASE("Golden outputs") {
     DYNAMIC_SECTION(name) {
       auto input = CorpusFileOrSkip(entry["input"]);
       if (!input) continue;
-      ImportOptions options;
-      if (entry.contains("options") && entry["options"].contains("run")) {
-        options.run = entry["options"]["run"].get<uint32_t>();
-      }
-      auto group = testing::ImportPath(*input, options);
-      INFO(group.status().ToString());
-      REQUIRE(group.ok());
-      std::ostringstream json;
-      speedscope::WriteJson(*group, json);
-
       std::string base =
           SourcePath("tests/golden/" + entry["format"].get<std::string>() + "/" + name);
-      std::map<std::string, std::string> files;
-      if (entry.value("golden", "full") == "summary") {
-        files[base + ".summary.json"] = SummaryGolden(*group, json.str());
-        // And the readable stacks of a few of its profiles, those whose names hold one of these.
-        if (entry.contains("stacks")) {
-          files[base + ".stacks.txt"] = SomeStacks(*group, entry["stacks"]);
+      // Every thread count gives the same bytes.
+      for (uint32_t threads : {1, 2, 4}) {
+        if (update && threads > 1) break;
+        INFO("threads " << threads);
+        ImportOptions options;
+        options.threads = threads;
+        if (entry.contains("options") && entry["options"].contains("run")) {
+          options.run = entry["options"]["run"].get<uint32_t>();
         }
-      } else {
-        // Stacks first: their diff is the readable one.
-        files[base + ".stacks.txt"] = speedscope::FoldedStacks(*group);
-        files[base + ".speedscope.json"] = json.str();
-      }
-      // The Firefox Profiler file, whole ("firefox": "file") or summed up ("summary").
-      if (entry.contains("firefox")) {
-        std::ostringstream firefox_json;
-        firefox::WriteFirefoxJson(*group, firefox_json);
-        if (entry["firefox"] == "file") {
-          files[base + ".firefox.json"] = firefox_json.str();
-        } else {
-          files[base + ".firefox.summary.json"] = FirefoxSummaryGolden(firefox_json.str());
-        }
-      }
-      for (const auto& [path, contents] : files) {
-        if (update) {
-          testing::WriteFile(path, contents);
-        } else {
-          INFO(path);
-          CHECK(contents == ReadText(path));
-        }
+        CheckGolden(entry, *input, base, options, update);
       }
     }
   }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,23 +52,31 @@ TEST_CASE("Malformed inputs end in their expected outcomes") {
     if (entry.contains("options")) {
       REQUIRE(ReadImportOptions(entry["options"].dump(), &options).ok());
     }
-    // Whole, and a byte at a time: chunk boundaries must not change the verdict.
+    // Whole, and a byte at a time: chunk boundaries must not change the verdict; nor
+    // threads, which must give the same error, located alike.
     for (size_t chunk : {size_t{1} << 20, size_t{1}}) {
-      auto result = testing::ImportBytes(bytes, options, chunk);
-      INFO(result.status().ToString());
-      if (entry.contains("imports")) {
-        REQUIRE(result.ok());
-        CheckImported(*result, entry["imports"]);
-        continue;
-      }
-      REQUIRE_FALSE(result.ok());
-      const Status& status = result.status();
-      CHECK(ErrorCodeName(status.code()) == entry["code"].get<std::string>());
-      if (entry.contains("path")) CHECK(status.path() == entry["path"].get<std::string>());
-      if (entry.contains("line")) CHECK(status.line() == entry["line"].get<uint64_t>());
-      if (entry.contains("offset")) CHECK(status.offset() == entry["offset"].get<uint64_t>());
-      if (entry.contains("message")) {
-        CHECK(status.message().find(entry["message"].get<std::string>()) != std::string::npos);
+      std::optional<std::string> one_thread_error;
+      for (uint32_t threads : {1, 2, 4}) {
+        INFO("chunk " << chunk << ", threads " << threads);
+        options.threads = threads;
+        auto result = testing::ImportBytes(bytes, options, chunk);
+        INFO(result.status().ToString());
+        if (entry.contains("imports")) {
+          REQUIRE(result.ok());
+          CheckImported(*result, entry["imports"]);
+          continue;
+        }
+        REQUIRE_FALSE(result.ok());
+        const Status& status = result.status();
+        if (one_thread_error) CHECK(status.ToString() == *one_thread_error);
+        one_thread_error = status.ToString();
+        CHECK(ErrorCodeName(status.code()) == entry["code"].get<std::string>());
+        if (entry.contains("path")) CHECK(status.path() == entry["path"].get<std::string>());
+        if (entry.contains("line")) CHECK(status.line() == entry["line"].get<uint64_t>());
+        if (entry.contains("offset")) CHECK(status.offset() == entry["offset"].get<uint64_t>());
+        if (entry.contains("message")) {
+          CHECK(status.message().find(entry["message"].get<std::string>()) != std::string::npos);
+        }
       }
     }
   }
