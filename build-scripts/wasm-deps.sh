@@ -9,14 +9,23 @@
 #   build-scripts/wasm-deps.sh [threads]
 # With "threads", for the threaded core: compiled with -pthread (atomics and
 # shared memory, which every object of a threaded module needs), in a prefix
-# of its own. libxml2's own thread support stays off either way: only one
-# thread at a time runs a parser.
+# of its own, and libxml2 with its thread support, which keeps its globals
+# (the last error among them) one per thread: slices of an export are parsed
+# on several threads at once.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 variant="${1:-}"
+# HAVE_PTHREAD_H is cleared without threads because libxml2 2.9.14's
+# threads-off build still reaches for xmlOnceInit when it sees pthread.h.
 case "$variant" in
-  "") cflags="-O3 -flto -mbulk-memory" ;;
-  threads) cflags="-O3 -flto -mbulk-memory -pthread" ;;
+  "")
+    cflags="-O3 -flto -mbulk-memory"
+    libxml2_threads=(-DLIBXML2_WITH_THREADS=OFF -DHAVE_PTHREAD_H=)
+    ;;
+  threads)
+    cflags="-O3 -flto -mbulk-memory -pthread"
+    libxml2_threads=(-DLIBXML2_WITH_THREADS=ON)
+    ;;
   *) echo "wasm-deps.sh: unknown variant $variant (threads)" >&2; exit 2 ;;
 esac
 
@@ -86,15 +95,13 @@ cp -a "$zlib_src" "$work/zlib"
 log "Building libxml2 $libxml2_version for wasm${variant:+ ($variant)} (configure is slow; cached afterwards)"
 libxml2_src="$(unpack libxml2 "$libxml2_version")"
 # Only SAX2, the push parser and the tree remain: no I/O over the network, no
-# compression (we inflate ourselves), no threads, no catalogs or DTD validation.
-# HAVE_PTHREAD_H is cleared because libxml2 2.9.14's threads-off build still
-# reaches for xmlOnceInit when it sees pthread.h.
+# compression (we inflate ourselves), no catalogs or DTD validation.
 emcmake cmake -S "$libxml2_src" -B "$work/libxml2" \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS="$cflags" \
   -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=OFF \
   -DLIBXML2_WITH_PYTHON=OFF -DLIBXML2_WITH_ICONV=OFF -DLIBXML2_WITH_ICU=OFF \
   -DLIBXML2_WITH_LZMA=OFF -DLIBXML2_WITH_ZLIB=OFF -DLIBXML2_WITH_HTTP=OFF \
-  -DLIBXML2_WITH_FTP=OFF -DLIBXML2_WITH_THREADS=OFF -DLIBXML2_WITH_THREAD_ALLOC=OFF \
+  -DLIBXML2_WITH_FTP=OFF "${libxml2_threads[@]}" -DLIBXML2_WITH_THREAD_ALLOC=OFF \
   -DLIBXML2_WITH_MODULES=OFF -DLIBXML2_WITH_PROGRAMS=OFF -DLIBXML2_WITH_TESTS=OFF \
   -DLIBXML2_WITH_CATALOG=OFF -DLIBXML2_WITH_VALID=OFF -DLIBXML2_WITH_SCHEMAS=OFF \
   -DLIBXML2_WITH_SCHEMATRON=OFF -DLIBXML2_WITH_RELAXNG=OFF -DLIBXML2_WITH_HTML=OFF \
@@ -102,8 +109,7 @@ emcmake cmake -S "$libxml2_src" -B "$work/libxml2" \
   -DLIBXML2_WITH_C14N=OFF -DLIBXML2_WITH_WRITER=OFF -DLIBXML2_WITH_LEGACY=OFF \
   -DLIBXML2_WITH_OUTPUT=ON -DLIBXML2_WITH_PUSH=ON -DLIBXML2_WITH_SAX1=OFF \
   -DLIBXML2_WITH_READER=OFF -DLIBXML2_WITH_PATTERN=OFF -DLIBXML2_WITH_DEBUG=OFF \
-  -DLIBXML2_WITH_MEM_DEBUG=OFF -DLIBXML2_WITH_RUN_DEBUG=OFF \
-  -DHAVE_PTHREAD_H= >&2
+  -DLIBXML2_WITH_MEM_DEBUG=OFF -DLIBXML2_WITH_RUN_DEBUG=OFF >&2
 cmake --build "$work/libxml2" -j"$JOBS" >&2
 cmake --install "$work/libxml2" >&2
 

@@ -14,10 +14,10 @@ import { dataSize, isFileList, readData, toChunks } from './input.js';
 
 const DEFAULT_WASM_URL = new URL('../dist/instrumentscope-core.wasm', import.meta.url);
 
-// The most threads any import runs on today (an export's: libxml2 on one,
-// the importer on the other): the threaded core starts this many less one
-// workers unless options.threads asks for more.
-const MOST_THREADS_USED = 2;
+// The threads an import gets unless options.threads says: one per core, up
+// to this many (the threaded core starts one worker fewer, each a copy of the
+// core's JavaScript and stack in memory).
+const DEFAULT_MOST_THREADS = 4;
 
 let defaultWasmBinary = null;
 let environment = {
@@ -59,7 +59,7 @@ export function coreChoice(options = {}) {
         : 'this engine has no SharedArrayBuffer',
     };
   }
-  const wanted = typeof threads === 'number' ? threads : Math.min(environment.cores, MOST_THREADS_USED);
+  const wanted = typeof threads === 'number' ? threads : Math.min(environment.cores, DEFAULT_MOST_THREADS);
   return wanted > 1 ? { threads: wanted } : { threads: 1, why: 'this machine has one core' };
 }
 

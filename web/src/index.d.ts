@@ -186,12 +186,13 @@ export interface ImportOptions {
    * recording of intervals without CPU samples imports only with true. */
   intervals?: boolean;
   /** Threads the import may run on. true or absent (the default): the
-   * threaded core, on as many threads as the import can use (today an
-   * export's two: libxml2 on one, the importer on the other) up to one per
-   * core, where shared memory works (Node; a cross-origin isolated page in an
-   * engine with SharedArrayBuffer), else the single-threaded core. A number:
-   * up to that many. false (or 1): the single-threaded core. The summary's
-   * `core` says which ran, and why not the threaded one. */
+   * threaded core on one thread per core, up to 4, where shared memory works
+   * (Node; a cross-origin isolated page in an engine with
+   * SharedArrayBuffer), else the single-threaded core. A number: up to that
+   * many. false (or 1): the single-threaded core. An export is parsed on all
+   * of them (cut into slices at its rows), a bundle on one. The summary's
+   * `core` says which core ran, and why not the threaded one;
+   * `importThreads`, how many threads it used. */
   threads?: boolean | number;
   /** Where the .wasm is served; defaults to beside the package's JS files.
    * Naming it picks the single-threaded core (dist/instrumentscope-core.wasm);

@@ -1,5 +1,6 @@
 #include "formats/xctrace_xml/sax_events.h"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -29,18 +30,11 @@ constexpr size_t RoundUp8(size_t bytes) {
 
 }  // namespace
 
-uint8_t* EventRecorder::ReserveInNextBlock(size_t bytes) {
-  if (stopped_) return nullptr;
-  if (block_ && block_->used > 0 && !full_.Push(std::move(*block_))) stopped_ = true;
-  block_.reset();
-  if (!stopped_) block_ = empty_.Pop();
-  if (!block_) {
-    stopped_ = true;
-    return nullptr;
-  }
-  if (block_->capacity() < bytes) block_->words.resize(bytes / sizeof(uint64_t));
-  block_->used = bytes;
-  return block_->data();
+uint8_t* EventRecorder::ReserveInNewBlock(size_t bytes) {
+  // Fresh memory: a block the other threads had last read costs more to write.
+  EventBlock& block = blocks_.emplace_back(std::max(bytes, EventBlock::kBytes));
+  block.used = bytes;
+  return block.data();
 }
 
 uint8_t* EventRecorder::WriteHeader(uint8_t kind, size_t bytes, uint32_t count) {
@@ -86,30 +80,16 @@ void EventRecorder::Characters(const xmlChar* text, int length) {
   if (at) std::memcpy(at, text, bytes);
 }
 
-void EventRecorder::Fail(Status status) {
-  if (stopped_) return;
-  error_ = std::move(status);
-  error_where_ = parser_->Where();
-  stopped_ = true;
-}
+namespace {
 
-void EventRecorder::Flush() {
-  if (!block_ && error_) block_ = empty_.Pop();
-  if (!block_) return;
-  block_->error = std::move(error_);
-  block_->error_where = error_where_;
-  error_.reset();
-  full_.Push(std::move(*block_));
-  block_.reset();
-}
-
-void ReplayEvents(const EventBlock& block, Tokenizer& tokenizer, XmlLocation& where) {
+void ReplayBlock(const EventBlock& block, const LocationShift& shift, Tokenizer& tokenizer,
+                 XmlLocation& where) {
   const uint8_t* at = block.data();
   const uint8_t* end = at + block.used;
   while (at < end && !tokenizer.failed()) {
     EventHeader header;
     std::memcpy(&header, at, sizeof(header));
-    where = {header.line, header.offset};
+    where = {header.line + shift.lines, header.offset - shift.wrapper + shift.offset};
     const uint8_t* body = at + kHeaderBytes;
     if (header.kind == kStart) {
       const xmlChar* name;
@@ -123,9 +103,15 @@ void ReplayEvents(const EventBlock& block, Tokenizer& tokenizer, XmlLocation& wh
     }
     at += header.size;
   }
-  if (block.error && !tokenizer.failed()) {
-    where = block.error_where;
-    tokenizer.Fail(*block.error);
+}
+
+}  // namespace
+
+void ReplayEvents(const std::vector<EventBlock>& blocks, const LocationShift& shift,
+                  Tokenizer& tokenizer, XmlLocation& where) {
+  for (const EventBlock& block : blocks) {
+    if (tokenizer.failed()) return;
+    ReplayBlock(block, shift, tokenizer, where);
   }
 }
 

@@ -1,21 +1,18 @@
 // SaxParser's events written into blocks of memory as libxml2 reports them,
-// and read back, in order, into the Tokenizer: how the parse crosses from
-// libxml2's thread to the importer's. A block holds its events' bytes whole:
-// names are libxml2's dictionary pointers (the dictionary lives as long as
-// the parser and never moves a name), attribute values and text are copied.
-// Each event keeps the line and offset it was reported at, for the errors.
+// and read back, in order, into the Tokenizer: how a slice of an export
+// parsed on one thread reaches the importer on another. The blocks hold the
+// events' bytes whole: names are the parser's dictionary pointers (valid
+// while that parser lives), attribute values and text are copied. Each event
+// keeps the line and offset it was reported at, for the errors.
 #ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_SAX_EVENTS_H_
 #define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_SAX_EVENTS_H_
 
 #include <libxml/xmlstring.h>
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <vector>
 
-#include "base/bounded_queue.h"
 #include "base/status.h"
 #include "formats/xctrace_xml/elements.h"
 #include "formats/xctrace_xml/sax_parser.h"
@@ -28,66 +25,58 @@ struct EventBlock {
   // The size blocks are made; one event larger than that gets a block of its own size.
   static constexpr size_t kBytes = 64 << 10;
 
-  EventBlock() : words(kBytes / sizeof(uint64_t)) {}
+  explicit EventBlock(size_t bytes) : words((bytes + 7) / 8) {}
   uint8_t* data() { return reinterpret_cast<uint8_t*>(words.data()); }
   const uint8_t* data() const { return reinterpret_cast<const uint8_t*>(words.data()); }
   size_t capacity() const { return words.size() * sizeof(uint64_t); }
 
   std::vector<uint64_t> words;  // 8-byte aligned, as the events' pointers need
   size_t used = 0;
-  // libxml2's error (or a DOCTYPE), after the last event: the parse stopped there.
-  std::optional<Status> error;
-  XmlLocation error_where;
 };
 
-using EventQueue = BoundedQueue<EventBlock>;
-
-// SaxParser's Handler on libxml2's thread: fills blocks taken from `empty`
-// and hands them to `full`. It stops the parse when a queue is cancelled or
-// the reading side says it `stopped`.
+// SaxParser's Handler that writes the events into `blocks`. An error only
+// stops it: the slice is parsed again where its lines are known, to say it.
 class EventRecorder {
  public:
-  EventRecorder(EventQueue& full, EventQueue& empty, const std::atomic<bool>& stopped)
-      : full_(full), empty_(empty), reader_stopped_(stopped) {}
+  explicit EventRecorder(std::vector<EventBlock>& blocks) : blocks_(blocks) {}
   // Where the parser is, recorded with each event.
   void set_parser(const SaxParser<EventRecorder>* parser) { parser_ = parser; }
 
   void Start(const xmlChar* localname, const Attributes& attributes);
   void End();
   void Characters(const xmlChar* text, int length);
-  void Fail(Status status);
-  bool failed() const { return stopped_ || reader_stopped_.load(std::memory_order_relaxed); }
-
-  // Hands over the block being filled, with the error if there was one.
-  void Flush();
+  void Fail(Status) { failed_ = true; }
+  bool failed() const { return failed_; }
 
  private:
-  // Room for an event of `bytes` (a multiple of 8) in the block being
-  // filled, or null once the parse is to stop.
+  // Room for an event of `bytes` (a multiple of 8).
   uint8_t* Reserve(size_t bytes) {
-    if (block_ && block_->used + bytes <= block_->capacity()) {
-      uint8_t* at = block_->data() + block_->used;
-      block_->used += bytes;
+    if (!blocks_.empty() && blocks_.back().used + bytes <= blocks_.back().capacity()) {
+      EventBlock& block = blocks_.back();
+      uint8_t* at = block.data() + block.used;
+      block.used += bytes;
       return at;
     }
-    return ReserveInNextBlock(bytes);
+    return ReserveInNewBlock(bytes);
   }
-  uint8_t* ReserveInNextBlock(size_t bytes);
+  uint8_t* ReserveInNewBlock(size_t bytes);
   uint8_t* WriteHeader(uint8_t kind, size_t bytes, uint32_t count);
 
-  EventQueue& full_;
-  EventQueue& empty_;
-  const std::atomic<bool>& reader_stopped_;
+  std::vector<EventBlock>& blocks_;
   const SaxParser<EventRecorder>* parser_ = nullptr;
-  std::optional<EventBlock> block_;
-  bool stopped_ = false;
-  std::optional<Status> error_;
-  XmlLocation error_where_;
+  bool failed_ = false;
 };
 
-// Reports a block's events to the tokenizer, keeping `where` at the event
-// being reported, until the tokenizer fails.
-void ReplayEvents(const EventBlock& block, Tokenizer& tokenizer, XmlLocation& where);
+// Reports `blocks`' events to the tokenizer until it fails, keeping `where`
+// at the event being reported: its line and offset as the slice's parser
+// counted them, plus `shift`.
+struct LocationShift {
+  uint32_t lines = 0;
+  uint64_t offset = 0;  // added after `wrapper` bytes are taken off
+  uint64_t wrapper = 0;
+};
+void ReplayEvents(const std::vector<EventBlock>& blocks, const LocationShift& shift,
+                  Tokenizer& tokenizer, XmlLocation& where);
 
 }  // namespace instrumentscope::xctrace_xml
 

@@ -44,6 +44,18 @@ class SaxParser {
   SaxParser(const SaxParser&) = delete;
   SaxParser& operator=(const SaxParser&) = delete;
 
+  // Bytes libxml2 reads as if the document held them, without reporting them
+  // to the handler: the start tags a slice of a document is parsed inside.
+  void FeedUnreported(ByteSpan bytes) {
+    reporting_ = false;
+    Feed(bytes);
+    reporting_ = true;
+  }
+  // The line libxml2 counts the next bytes from.
+  void SetLine(uint32_t line) {
+    if (parser_ && parser_->input) parser_->input->line = static_cast<int>(line);
+  }
+
   // The next bytes of the document; the first call creates the parser.
   void Feed(ByteSpan bytes) {
     if (handler_.failed()) return;
@@ -58,6 +70,33 @@ class SaxParser {
     if (handler_.failed()) return;
     if (!parser_ && !Create(ByteSpan())) return;
     ParseChunk(ByteSpan(), true);
+  }
+
+  // Whether the bytes so far end between two rows of a <node>: the parse is in
+  // the content of <trace-query-result><node>, with nothing left unread but
+  // whitespace (which libxml2 holds until it sees the next tag), and reads
+  // UTF-8 as it is. The next bytes can then be parsed inside those two tags
+  // alone, as they would be here.
+  bool BetweenRows() const {
+    if (!parser_ || !parser_->input || parser_->instate != XML_PARSER_CONTENT) return false;
+    if (parser_->nameNr != 2 || !NameIs(parser_->nameTab[0], "trace-query-result") ||
+        !NameIs(parser_->nameTab[1], "node")) {
+      return false;
+    }
+    const xmlParserInput* input = parser_->input;
+    if (input->buf && input->buf->encoder) return false;
+    for (const xmlChar* at = input->cur; at < input->end; ++at) {
+      if (*at != ' ' && *at != '\n' && *at != '\r' && *at != '\t') return false;
+    }
+    return true;
+  }
+  // Lines the bytes so far hold: those libxml2 counted, and those in what it holds unread.
+  uint32_t LinesRead() const {
+    if (!parser_ || !parser_->input) return 0;
+    const xmlParserInput* input = parser_->input;
+    auto lines = static_cast<uint32_t>(input->line - 1);
+    for (const xmlChar* at = input->cur; at < input->end; ++at) lines += *at == '\n';
+    return lines;
   }
 
   XmlLocation Where() const {
@@ -130,22 +169,29 @@ class SaxParser {
     if (parser_) xmlStopParser(parser_);
   }
 
+  static bool NameIs(const xmlChar* name, const char* expected) {
+    return name && std::strcmp(reinterpret_cast<const char*>(name), expected) == 0;
+  }
+
   static SaxParser& Self(void* context) { return *static_cast<SaxParser*>(context); }
 
   static void OnStartElement(void* context, const xmlChar* localname, const xmlChar*,
                              const xmlChar*, int, const xmlChar**, int attribute_count, int,
                              const xmlChar** attributes) {
     SaxParser& self = Self(context);
+    if (!self.reporting_) return;
     self.handler_.Start(localname, Attributes(attributes, attribute_count));
     self.StopIfFailed();
   }
   static void OnEndElement(void* context, const xmlChar*, const xmlChar*, const xmlChar*) {
     SaxParser& self = Self(context);
+    if (!self.reporting_) return;
     self.handler_.End();
     self.StopIfFailed();
   }
   static void OnCharacters(void* context, const xmlChar* text, int length) {
     SaxParser& self = Self(context);
+    if (!self.reporting_) return;
     self.handler_.Characters(text, length);
     self.StopIfFailed();
   }
@@ -170,6 +216,7 @@ class SaxParser {
 
   Handler& handler_;
   xmlParserCtxtPtr parser_ = nullptr;
+  bool reporting_ = true;
 };
 
 }  // namespace instrumentscope::xctrace_xml

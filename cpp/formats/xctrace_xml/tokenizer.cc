@@ -103,14 +103,9 @@ void Tokenizer::End() {
 void Tokenizer::StartElement(const xmlChar* localname, const Attributes& attributes) {
   uint32_t name_id = name_ids_.Find(reinterpret_cast<uintptr_t>(localname));
   if (name_id == IntegerMap::kNoValue) {
-    if (element_names_.size() > UINT16_MAX) {
-      Fail(Status(ErrorCode::kLimitExceeded, "more than 65536 distinct element names"));
-      return;
-    }
-    name_id = static_cast<uint32_t>(element_names_.size());
+    name_id = InternName(AsView(localname));
+    if (name_id == IntegerMap::kNoValue) return;
     name_ids_.Insert(reinterpret_cast<uintptr_t>(localname), name_id);
-    element_names_.push_back(localname);
-    element_kinds_.push_back(ElementFromName(AsView(localname)));
   }
   if (!stack_.empty()) stack_.back().has_child = true;
   text_.clear();
@@ -121,9 +116,10 @@ void Tokenizer::StartElement(const xmlChar* localname, const Attributes& attribu
   // Filled in place: a copy of a struct just written field by field stalls
   // on reading it back whole, once per element.
   OpenElement& pushed = stack_.emplace_back();
-  pushed.name = localname;
+  pushed.name = reinterpret_cast<const xmlChar*>(element_names_[name_id].c_str());
   pushed.element = element_kinds_[name_id];
   pushed.name_id = static_cast<uint16_t>(name_id);
+  if (stack_.size() <= 2) context_lines_[stack_.size() - 1] = where_().line;
 
   if (region_ == Content::kValues) {
     StartValue(stack_.back(), attributes);
@@ -137,6 +133,20 @@ void Tokenizer::StartElement(const xmlChar* localname, const Attributes& attribu
     region_ = content;
     skip_nesting_ = 0;
   }
+}
+
+uint32_t Tokenizer::InternName(std::string_view name) {
+  auto known = names_.find(name);
+  if (known != names_.end()) return known->second;
+  if (element_names_.size() > UINT16_MAX) {
+    Fail(Status(ErrorCode::kLimitExceeded, "more than 65536 distinct element names"));
+    return IntegerMap::kNoValue;
+  }
+  auto name_id = static_cast<uint32_t>(element_names_.size());
+  const std::string& kept = element_names_.emplace_back(name);
+  names_.emplace(kept, name_id);
+  element_kinds_.push_back(ElementFromName(kept));
+  return name_id;
 }
 
 void Tokenizer::EndElement() {
@@ -206,10 +216,10 @@ void Tokenizer::ResolveRef(OpenElement& open, std::string_view ref_text) {
   }
   // xctrace refers to an element only by its own name: <frame ref> to a <frame>.
   if (value.element != open.name_id) {
-    Fail(Status(ErrorCode::kXmlRefMismatch,
-                "<" + std::string(AsView(open.name)) + " ref=\"" + std::to_string(*ref) +
-                    "\"/> names a <" + std::string(AsView(element_names_[value.element])) +
-                    ">, not a <" + std::string(AsView(open.name)) + ">"));
+    Fail(Status(ErrorCode::kXmlRefMismatch, "<" + std::string(AsView(open.name)) + " ref=\"" +
+                                                std::to_string(*ref) + "\"/> names a <" +
+                                                element_names_[value.element] + ">, not a <" +
+                                                std::string(AsView(open.name)) + ">"));
     return;
   }
   open.is_ref = true;

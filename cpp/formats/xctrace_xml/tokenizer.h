@@ -9,8 +9,11 @@
 #include <libxml/xmlstring.h>
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "base/integer_map.h"
@@ -42,8 +45,17 @@ class Tokenizer {
 
   const Status& status() const { return status_; }
 
+  // The names' pointers come from another parser's dictionary from now on.
+  void ForgetNamePointers() { name_ids_ = IntegerMap(); }
+  // The elements open: the root and a <node> between two of its rows.
+  const std::vector<OpenElement>& open_elements() const { return stack_; }
+  // The line the open element at `depth` (0: the root) started on.
+  uint32_t context_line(size_t depth) const { return context_lines_[depth]; }
+
  private:
   void StartElement(const xmlChar* localname, const Attributes& attributes);
+  // The name_id of `name`, numbered in the order first seen; kNoValue past the limit.
+  uint32_t InternName(std::string_view name);
   void EndElement();
   // The elements inside a <row> that is read (Content::kValues).
   void StartValue(OpenElement& open, const Attributes& attributes);
@@ -68,10 +80,15 @@ class Tokenizer {
   std::vector<OpenElement> stack_;
   // libxml2 interns element names in its dictionary: one pointer per name,
   // numbered in the order first seen (the name_id of OpenElement).
-  IntegerMap name_ids_;                        // the pointer → its name_id
-  std::vector<const xmlChar*> element_names_;  // by name_id
-  std::vector<Element> element_kinds_;         // by name_id
-  std::string text_;                           // text since the last start or end tag
+  IntegerMap name_ids_;  // the pointer → its name_id
+  // Each name, by its name_id: a copy, since a slice's parser and its
+  // dictionary go once the slice is read.
+  std::deque<std::string> element_names_;
+  std::unordered_map<std::string_view, uint32_t> names_;  // views of element_names_
+  std::vector<Element> element_kinds_;                    // by name_id
+  // The lines of the root and of the <node> open, for a slice parsed again.
+  uint32_t context_lines_[2] = {0, 0};
+  std::string text_;  // text since the last start or end tag
   uint64_t element_count_ = 0;
   // The content of the innermost open element that decides for all inside it
   // (kValues, kSkipped or kStartTags); kElements outside those.

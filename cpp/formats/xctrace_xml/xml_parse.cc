@@ -1,12 +1,22 @@
 #include "formats/xctrace_xml/xml_parse.h"
 
+#include <libxml/parser.h>
+
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <mutex>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "base/threads.h"
 #include "formats/xctrace_xml/sax_events.h"
 #include "formats/xctrace_xml/sax_parser.h"
+#include "formats/xctrace_xml/slices.h"
 #include "formats/xctrace_xml/tokenizer.h"
 
 namespace instrumentscope::xctrace_xml {
@@ -32,88 +42,216 @@ class ParseHere final : public XmlParse {
   SaxParser<Tokenizer> parser_;
 };
 
-class ParseInTwoThreads final : public XmlParse {
- public:
-  // Blocks in flight: enough for neither thread to wait on the other's
-  // unevenness, 2 MB in all.
-  static constexpr size_t kBlocks = 8;
+// What a slice after the first is parsed inside.
+constexpr std::string_view kRootTag = "<trace-query-result>";
+constexpr std::string_view kNodeTag = "<node>";
 
-  ParseInTwoThreads(const Limits& limits, DocumentReader& reader,
-                    std::unique_ptr<HelperThreads> helper)
-      : helper_(std::move(helper)),
-        tokenizer_(limits, reader, [this] { return where_; }),
-        full_(kBlocks),
-        empty_(kBlocks),
-        recorder_(full_, empty_, reader_stopped_),
-        parser_(recorder_) {
-    recorder_.set_parser(&parser_);
-    for (size_t i = 0; i < kBlocks; ++i) empty_.Push(EventBlock());
-    reading_ = std::thread([this] { Read(); });
+ByteSpan BytesOf(std::string_view text) {
+  return ByteSpan(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+}
+
+// A slice parsed on whichever thread took it: its events, and how it ended.
+struct ParsedSlice {
+  explicit ParsedSlice(Slice from) : slice(std::move(from)), recorder(blocks), parser(recorder) {
+    recorder.set_parser(&parser);
   }
-  ~ParseInTwoThreads() override {
-    if (!reading_.joinable()) return;
-    full_.Cancel();
-    empty_.Cancel();
-    reading_.join();
+
+  void Parse() {
+    if (slice.index > 0) {
+      parser.FeedUnreported(BytesOf(kRootTag));
+      parser.FeedUnreported(BytesOf(kNodeTag));
+      wrapper = kRootTag.size() + kNodeTag.size();
+    }
+    parser.Feed(ByteSpan(slice.bytes.data(), slice.bytes.size()));
+    if (slice.last) parser.Finish();
+    usable = !recorder.failed() && (slice.last || parser.BetweenRows());
+    lines = parser.LinesRead();
   }
+
+  Slice slice;
+  std::vector<EventBlock> blocks;
+  EventRecorder recorder;
+  SaxParser<EventRecorder> parser;  // its dictionary holds the events' names
+  uint64_t wrapper = 0;             // bytes of the start tags it was parsed inside
+  bool usable = false;              // read from its events: no error, and ends between rows
+  uint32_t lines = 0;               // lines the slice holds
+};
+
+// The export cut into slices (slices.h), parsed by libxml2 on every thread at
+// once, and read in order by one thread at a time into the Tokenizer, from
+// each slice's events. The calling thread cuts the slices; the helper threads
+// read (first) or parse; the caller too when the slices in flight are as many
+// as it may hold. A slice whose parse cannot be read as it is (an error, whose
+// message names lines only the reader knows, or an end not between two rows)
+// is parsed again by the reader on its own parser, set at the slice's lines
+// inside the elements open there, which then parses the rest of the document
+// too: the same events and errors as one thread's, located alike.
+class ParseInSlices final : public XmlParse {
+ public:
+  static constexpr size_t kSliceBytes = 512 << 10;
+  static constexpr size_t kMostSliceBytes = 16 << 20;
+
+  ParseInSlices(const Limits& limits, DocumentReader& reader,
+                std::unique_ptr<HelperThreads> helpers)
+      : tokenizer_(limits, reader, [this] { return Where(); }),
+        cutter_(kSliceBytes, kMostSliceBytes),
+        helpers_(std::move(helpers)),
+        most_in_flight_(2 * (helpers_->count() + 1) + 2) {
+    for (uint32_t i = 0; i < helpers_->count(); ++i) threads_.emplace_back([this] { Help(); });
+  }
+  ~ParseInSlices() override { Stop(); }
 
   Status Feed(ByteSpan bytes) override {
-    parser_.Feed(bytes);
-    return recorder_.failed() ? Join() : OkStatus();
+    std::vector<Slice> slices;
+    cutter_.Add(bytes, slices);
+    for (Slice& slice : slices) Submit(std::move(slice));
+    std::lock_guard<std::mutex> lock(mutex_);
+    return failure_;
   }
   Status Finish() override {
-    parser_.Finish();
-    return Join();
-  }
-  uint32_t threads() const override { return 2; }
-
- private:
-  // The reading thread.
-  void Read() {
-    while (std::optional<EventBlock> block = full_.Pop()) {
-      ReplayEvents(*block, tokenizer_, where_);
-      if (tokenizer_.failed()) {
-        reader_stopped_.store(true, std::memory_order_relaxed);
-        full_.Cancel();
-        empty_.Cancel();
-        return;
-      }
-      block->used = 0;
-      if (block->capacity() > EventBlock::kBytes) block->words.resize(EventBlock::kBytes / 8);
-      empty_.Push(std::move(*block));
+    Submit(cutter_.Finish());
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      while (next_read_ < submitted_ && failure_.ok()) WorkOrWait(lock);
     }
-  }
-
-  // Waits for the reading thread to read all that was parsed.
-  Status Join() {
-    if (reading_.joinable()) {
-      recorder_.Flush();
-      full_.Close();
-      reading_.join();
-    }
+    Stop();
     return tokenizer_.status();
   }
+  uint32_t threads() const override { return helpers_->count() + 1; }
 
-  std::unique_ptr<HelperThreads> helper_;  // given back after the thread is joined
-  // Only the reading thread touches these until it is joined.
+ private:
+  void Submit(Slice slice) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (submitted_ - next_read_ >= most_in_flight_ && failure_.ok()) WorkOrWait(lock);
+    if (!failure_.ok()) return;
+    to_parse_.push_back(std::make_unique<ParsedSlice>(std::move(slice)));
+    ++submitted_;
+    changed_.notify_all();
+  }
+
+  // A helper thread's life.
+  void Help() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!stopping_) WorkOrWait(lock);
+  }
+
+  // One step of the work there is, reading first (it is what the others
+  // wait for), or a wait for some; `lock` is held around it, not during it.
+  void WorkOrWait(std::unique_lock<std::mutex>& lock) {
+    auto ready = parsed_.find(next_read_);
+    if (!reading_ && failure_.ok() && ready != parsed_.end()) {
+      std::unique_ptr<ParsedSlice> slice = std::move(ready->second);
+      parsed_.erase(ready);
+      reading_ = true;
+      lock.unlock();
+      Read(*slice);
+      slice.reset();
+      lock.lock();
+      reading_ = false;
+      ++next_read_;
+      if (tokenizer_.failed()) failure_ = tokenizer_.status();
+      changed_.notify_all();
+      return;
+    }
+    if (!to_parse_.empty() && failure_.ok()) {
+      std::unique_ptr<ParsedSlice> slice = std::move(to_parse_.front());
+      to_parse_.pop_front();
+      lock.unlock();
+      // Once one thread reads the rest, the others' parses would go unread.
+      if (!reading_alone_.load(std::memory_order_relaxed)) slice->Parse();
+      lock.lock();
+      parsed_[slice->slice.index] = std::move(slice);
+      changed_.notify_all();
+      return;
+    }
+    changed_.wait(lock);
+  }
+
+  // On the one thread reading.
+  void Read(ParsedSlice& parsed) {
+    const Slice& slice = parsed.slice;
+    if (!alone_ && parsed.usable) {
+      tokenizer_.ForgetNamePointers();
+      LocationShift shift{next_line_ - 1, slice.offset, parsed.wrapper};
+      ReplayEvents(parsed.blocks, shift, tokenizer_, where_);
+      next_line_ += parsed.lines;
+      return;
+    }
+    if (!alone_) ReadAloneFrom(slice);
+    alone_->Feed(ByteSpan(slice.bytes.data(), slice.bytes.size()));
+    if (slice.last) alone_->Finish();
+  }
+
+  // From `slice` on, libxml2 on the reading thread, reporting to the
+  // tokenizer directly; after the first slice, inside the root and the
+  // <node> open, each on the line it started on.
+  void ReadAloneFrom(const Slice& slice) {
+    reading_alone_.store(true, std::memory_order_relaxed);
+    alone_ = std::make_unique<SaxParser<Tokenizer>>(tokenizer_);
+    tokenizer_.ForgetNamePointers();
+    alone_offset_ = slice.offset;
+    if (slice.index == 0) return;
+    alone_->FeedUnreported(ByteSpan());
+    alone_->SetLine(tokenizer_.context_line(0));
+    alone_->FeedUnreported(BytesOf(kRootTag));
+    alone_->SetLine(tokenizer_.context_line(1));
+    alone_->FeedUnreported(BytesOf(kNodeTag));
+    alone_->SetLine(next_line_);
+    alone_wrapper_ = kRootTag.size() + kNodeTag.size();
+  }
+
+  // Where the reading is, in the document's lines and bytes.
+  XmlLocation Where() const {
+    if (!alone_) return where_;
+    XmlLocation local = alone_->Where();
+    return {local.line, local.offset - alone_wrapper_ + alone_offset_};
+  }
+
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+      changed_.notify_all();
+    }
+    for (std::thread& thread : threads_) thread.join();
+    threads_.clear();
+  }
+
+  // The reading thread's, one thread at a time.
   Tokenizer tokenizer_;
   XmlLocation where_;
+  uint32_t next_line_ = 1;  // the line the next slice starts on
+  std::unique_ptr<SaxParser<Tokenizer>> alone_;
+  uint64_t alone_offset_ = 0;
+  uint64_t alone_wrapper_ = 0;
 
-  EventQueue full_;
-  EventQueue empty_;
-  std::atomic<bool> reader_stopped_{false};
-  EventRecorder recorder_;
-  SaxParser<EventRecorder> parser_;
-  std::thread reading_;
+  // The calling thread's.
+  SliceCutter cutter_;
+
+  std::unique_ptr<HelperThreads> helpers_;
+  const uint64_t most_in_flight_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::unique_ptr<ParsedSlice>> to_parse_;
+  std::map<uint64_t, std::unique_ptr<ParsedSlice>> parsed_;
+  uint64_t submitted_ = 0;
+  uint64_t next_read_ = 0;
+  bool reading_ = false;
+  bool stopping_ = false;
+  Status failure_;  // the tokenizer's, once it failed
+  std::atomic<bool> reading_alone_{false};
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace
 
 std::unique_ptr<XmlParse> StartXmlParse(const Limits& limits, DocumentReader& reader,
                                         uint32_t threads) {
-  auto helper = std::make_unique<HelperThreads>(std::min(threads, 2u));
-  if (helper->count() == 0) return std::make_unique<ParseHere>(limits, reader);
-  return std::make_unique<ParseInTwoThreads>(limits, reader, std::move(helper));
+  auto helpers = std::make_unique<HelperThreads>(threads);
+  if (helpers->count() == 0) return std::make_unique<ParseHere>(limits, reader);
+  // libxml2's globals are set up once, before any thread parses.
+  xmlInitParser();
+  return std::make_unique<ParseInSlices>(limits, reader, std::move(helpers));
 }
 
 }  // namespace instrumentscope::xctrace_xml

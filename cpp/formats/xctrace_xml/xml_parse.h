@@ -1,9 +1,7 @@
-// How an export's bytes reach the Tokenizer: libxml2 and the Tokenizer (with
-// the DocumentReader behind it) on the calling thread, or libxml2 there and
-// the Tokenizer on a thread of its own, the two joined by a bounded queue of
-// event blocks (sax_events.h), so that each has a core and memory stays
-// bounded by the queue, not the file. Both report the same errors, located
-// alike; the two-thread parse may report one a Feed later than where the
+// How an export's bytes reach the Tokenizer: through libxml2 on the calling
+// thread, or cut into slices parsed on several threads at once and read in
+// order (xml_parse.cc). Both report the same events and errors, located
+// alike; the threaded parse may report an error a Feed later than where the
 // document held it.
 #ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_XML_PARSE_H_
 #define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_XML_PARSE_H_
@@ -28,7 +26,7 @@ class XmlParse {
   virtual uint32_t threads() const = 0;
 };
 
-// On two threads when `threads` is more than one and a second is free.
+// On up to `threads` threads, as many as are free (HelperThreads).
 std::unique_ptr<XmlParse> StartXmlParse(const Limits& limits, DocumentReader& reader,
                                         uint32_t threads);
 

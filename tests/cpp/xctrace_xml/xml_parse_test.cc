@@ -1,9 +1,11 @@
-// The export parsed on two threads (xml_parse.h): libxml2 on the caller's,
-// the importer on its own, joined by blocks of events. The goldens and the
-// malformed inputs are also imported at 1, 2 and 4 threads (golden_test,
-// malformed_test); these are the cases the two-thread parse has of its own:
-// events larger than a block, an error met by the reading thread while the
-// caller still feeds, and an import dropped halfway.
+// The export parsed on several threads (xml_parse.h): cut into slices at
+// rows, each parsed by libxml2 on whichever thread is free, read in order by
+// one. The goldens and the malformed inputs are also imported at 1, 2 and 4
+// threads (golden_test, malformed_test); these are the cases of its own:
+// events larger than a block, cuts the bytes cannot tell from a row (inside a
+// comment or CDATA), slices with no row to cut at, another encoding than
+// UTF-8, errors met while the caller still feeds, and an import dropped
+// halfway.
 #include <catch2/catch.hpp>
 #include <sstream>
 #include <string>
@@ -64,17 +66,19 @@ ImportOptions Threads(uint32_t threads) {
   return options;
 }
 
-TEST_CASE("Two threads give the one thread's output, whatever the chunks", "[threads]") {
-  // 20,000 rows: a few MB of events, many blocks.
+TEST_CASE("Several threads give the one thread's output, whatever the chunks", "[threads]") {
+  // 20,000 rows, 2 MB: four slices.
   std::string xml = Export(20000, "work");
   auto one = ImportText(xml, Threads(1));
   INFO(one.status().ToString());
   REQUIRE(one.ok());
   CHECK(one->profiles.at(0).samples.size() == 20000);
-  for (size_t chunk : {size_t{1} << 20, size_t{4096}, size_t{7}}) {
-    auto two = ImportText(xml, Threads(2), chunk);
-    REQUIRE(two.ok());
-    CHECK(Json(*two) == Json(*one));
+  for (uint32_t threads : {2, 4}) {
+    for (size_t chunk : {size_t{1} << 20, size_t{4096}, size_t{7}}) {
+      auto many = ImportText(xml, Threads(threads), chunk);
+      REQUIRE(many.ok());
+      CHECK(Json(*many) == Json(*one));
+    }
   }
 }
 
@@ -92,7 +96,8 @@ TEST_CASE("An attribute larger than an event block crosses whole", "[threads]") 
 
 TEST_CASE("An error the reading thread meets ends the feeding with that error, located",
           "[threads]") {
-  std::string xml = Export(20000, "work");
+  // 100,000 rows, 10 MB: many more slices than are let in flight.
+  std::string xml = Export(100000, "work");
   // Row 15,000 names a backtrace no row defined.
   std::string row = "<row><sample-time>15000000000</sample-time>";
   size_t at = xml.find(row);
@@ -125,7 +130,7 @@ TEST_CASE("An error the reading thread meets ends the feeding with that error, l
   CHECK(importer->Finish().ToString() == first.ToString());
 }
 
-TEST_CASE("An import dropped halfway stops its reading thread", "[threads]") {
+TEST_CASE("An import dropped halfway stops its threads", "[threads]") {
   std::string xml = Export(20000, "work");
   for (size_t dropped_at : {size_t{0}, size_t{100}, xml.size() / 2, xml.size() - 10}) {
     ProfileBuilder builder;
@@ -134,6 +139,69 @@ TEST_CASE("An import dropped halfway stops its reading thread", "[threads]") {
     CHECK(importer->Feed(ByteSpan(reinterpret_cast<const uint8_t*>(xml.data()), dropped_at)).ok());
     importer.reset();  // joins the reading thread, or the test hangs here
   }
+}
+
+// `xml` imported on 1, 2 and 4 threads: the same profile, or the same error.
+void CheckSameOnAnyThreads(const std::string& xml) {
+  auto one = ImportText(xml, Threads(1));
+  for (uint32_t threads : {2, 4}) {
+    INFO("threads " << threads);
+    auto many = ImportText(xml, Threads(threads));
+    REQUIRE(many.ok() == one.ok());
+    if (one.ok()) {
+      CHECK(Json(*many) == Json(*one));
+    } else {
+      CHECK(many.status().ToString() == one.status().ToString());
+    }
+  }
+}
+
+// `xml` with `inserted` put before its row number `row` (0-based).
+std::string InsertBeforeRow(std::string xml, int row, const std::string& inserted) {
+  size_t at = 0;
+  for (int i = 0; i <= row; ++i) at = xml.find("<row>", at + 1);
+  return xml.insert(at, inserted);
+}
+
+TEST_CASE("A row tag inside a comment or CDATA is no place to cut", "[threads]") {
+  // 200 KB of "<row>" inside a comment, then inside a CDATA section in a
+  // frame's text, where the first cut is looked for (past 512 KB).
+  std::string rows_in_text;
+  while (rows_in_text.size() < (200 << 10)) rows_in_text += "<row> not a row </row>\n";
+  std::string xml = Export(20000, "work");
+  CheckSameOnAnyThreads(InsertBeforeRow(xml, 4000, "<!-- " + rows_in_text + " -->\n"));
+  CheckSameOnAnyThreads(
+      InsertBeforeRow(xml, 4000, "<!-- " + rows_in_text + " -->\n<row><sample-time>1</"));
+}
+
+TEST_CASE("A stretch without rows is cut by size and read on one thread", "[threads]") {
+  // 17 MB of comment: past the most a slice may hold.
+  std::string xml =
+      InsertBeforeRow(Export(20000, "work"), 100, "<!--" + std::string(17 << 20, '.') + "-->\n");
+  CheckSameOnAnyThreads(xml);
+}
+
+TEST_CASE("Malformed XML in any slice fails as on one thread, on the same lines", "[threads]") {
+  std::string xml = Export(20000, "work");
+  // A row left open deep in the document: libxml2 names the row's line.
+  size_t row = xml.find("</row>", xml.size() / 2);
+  CheckSameOnAnyThreads(std::string(xml).erase(row, 6));
+  // The document cut short, and ended twice.
+  CheckSameOnAnyThreads(xml.substr(0, xml.size() - 30));
+  CheckSameOnAnyThreads(xml + "<trace-query-result/>");
+  // An element never closed from the first slice on, found at the end.
+  CheckSameOnAnyThreads(InsertBeforeRow(xml, 10, "<unclosed>"));
+}
+
+TEST_CASE("Another encoding than UTF-8 is read on one thread, as it is on one", "[threads]") {
+  // ISO-8859-1's é, in the first row and in a comment far past the first slice.
+  std::string xml = InsertBeforeRow(Export(20000, "caf\xe9"), 15000, "<!-- caf\xe9 -->");
+  xml.replace(0, std::string("<?xml version=\"1.0\"?>").size(),
+              "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>");
+  CheckSameOnAnyThreads(xml);
+  auto one = ImportText(xml, Threads(2));
+  REQUIRE(one.ok());
+  CHECK(Json(*one).find("caf\xc3\xa9") != std::string::npos);
 }
 
 }  // namespace
