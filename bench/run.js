@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// The benchmark: import speed (MB/s) and peak memory of the wasm core under
-// Node (the CLI), the native build, and libxml2's own streaming pass
-// (xmllint --stream --noout, the floor), on exports grown from the corpus
-// (bench/grow-export.js) and on the largest corpus bundles.
+// The benchmark: import speed (MB/s) and peak memory of the wasm cores under
+// Node (the CLI: the threaded core, as it runs by default, and the
+// single-threaded one, --no-threads), the native build (on one thread and on
+// one per core), and libxml2's own streaming pass (xmllint --stream --noout,
+// the floor), on exports grown from the corpus (bench/grow-export.js) and on
+// the largest corpus bundles. Says whether the threaded core's import of each
+// export meets the target: at most xmllint's time.
 // On the exports, the Firefox Profiler output too (--format firefox), whose
 // peak memory is to stay within the speedscope path's: compared in the native
 // build, where the peak is the data's; under Node it also holds the code V8
@@ -141,21 +144,29 @@ function main() {
   };
   console.log(lines.join('\n'));
   const firefoxOver = [];
+  const ratios = [];
   for (const size of sizes) {
     const file = join(OUT, `export-${size}.xml`);
     if (!existsSync(file)) execFileSync('node', [join(ROOT, 'bench', 'grow-export.js'), SEED, file, String(size)], { stdio: 'ignore' });
     const name = `export, ${size} MB`;
     const bytes = statSync(file).size;
-    show(row(name, bytes, 'xmllint --stream', best('xmllint', ['--stream', '--noout', file], runs)));
+    const floor = best('xmllint', ['--stream', '--noout', file], runs);
+    show(row(name, bytes, 'xmllint --stream', floor));
+    show(row(name, bytes, 'native, --threads 1', best(NATIVE, [file, '--threads', '1', '-o', '/dev/null'], runs)));
     const speedscope = best(NATIVE, [file, '-o', '/dev/null'], runs);
     show(row(name, bytes, 'native', speedscope));
     const firefox = best(NATIVE, [file, '--format', 'firefox', '-o', '/dev/null'], runs);
     show(row(name, bytes, 'native, --format firefox', firefox));
     if (firefox.bytes > speedscope.bytes * (1 + FIREFOX_MEMORY_MARGIN)) firefoxOver.push(name);
-    show(row(name, bytes, 'wasm (CLI)', best('node', [CLI, file, '-o', '/dev/null'], runs)));
+    show(row(name, bytes, 'wasm (CLI), --no-threads', best('node', [CLI, file, '--no-threads', '-o', '/dev/null'], runs)));
+    const threaded = best('node', [CLI, file, '-o', '/dev/null'], runs);
+    show(row(name, bytes, 'wasm (CLI), threads', threaded));
+    ratios.push(`${name}: ${(threaded.seconds / floor.seconds).toFixed(2)}× xmllint`);
     show(row(name, bytes, 'wasm (CLI), --format firefox',
       best('node', [CLI, file, '--format', 'firefox', '-o', '/dev/null'], runs)));
   }
+  show('');
+  show(`The threaded wasm core against xmllint --stream (the target: at most 1.0×): ${ratios.join('; ')}.`);
   show('');
   show(firefoxOver.length
     ? `The Firefox Profiler output takes more memory than the speedscope path's on ${firefoxOver.join(', ')}.`
@@ -170,7 +181,8 @@ function main() {
     const name = `${parts[0].split('__')[1]} ${parts.slice(1).slice(-2).join('/')}`;
     const bytes = sizeOf(path);
     show(row(name, bytes, 'native', best(NATIVE, [path, '-o', '/dev/null'], runs)));
-    show(row(name, bytes, 'wasm (CLI)', best('node', [CLI, path, '-o', '/dev/null'], runs)));
+    show(row(name, bytes, 'wasm (CLI), --no-threads', best('node', [CLI, path, '--no-threads', '-o', '/dev/null'], runs)));
+    show(row(name, bytes, 'wasm (CLI), threads', best('node', [CLI, path, '-o', '/dev/null'], runs)));
   }
   if (existsSync('/usr/bin/valgrind')) {
     show('');

@@ -306,9 +306,38 @@ void ImportAll(ByteSpan input, size_t chunk) {
   (void)DumpJson(Summary(*group, SummaryFrames::kInclude));
 }
 
-// An XML export (or anything) fed in pieces of a size the input's length picks.
+// The folded stacks, or the error, of a whole import of `input` fed `chunk`
+// bytes at a time on up to `threads` threads.
+Result<std::string> ImportFolded(ByteSpan input, size_t chunk, uint32_t threads) {
+  ImportOptions options;
+  options.name = "fuzz.xml";
+  options.limits = FuzzLimits();
+  options.threads = threads;
+  Import import(options);
+  for (size_t at = 0; at < input.size(); at += chunk) {
+    RETURN_IF_ERROR(import.Feed(input.subspan(at, std::min(chunk, input.size() - at))));
+  }
+  auto group = import.Finish();
+  RETURN_IF_ERROR(group.status());
+  return speedscope::FoldedStacks(*group);
+}
+
+// An XML export (or anything) fed in pieces of a size the input's length
+// picks; and on two threads, which must give the same stacks, or the same
+// error at the same place.
 void XmlImport(ByteSpan input) {
-  ImportAll(input, 1 + input.size() % 4093);
+  size_t chunk = 1 + input.size() % 4093;
+  ImportAll(input, chunk);
+  auto one = ImportFolded(input, chunk, 1);
+  auto two = ImportFolded(input, chunk, 2);
+  if (one.ok() != two.ok()) Disagree("xml: one thread and two, one fails");
+  if (!one.ok()) {
+    if (one.status().ToString() != two.status().ToString()) {
+      Disagree("xml: one thread and two fail differently");
+    }
+  } else if (*one != *two) {
+    Disagree("xml: one thread and two give different stacks");
+  }
 }
 
 // The Deep Copy importer on its own, past the sniffer: the folded stacks, or

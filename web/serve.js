@@ -3,7 +3,11 @@
 // needs comes from this one origin: the page, the package's modules and .wasm,
 // and speedscope's viewer from the speedscope npm package. Recordings are read
 // in the browser and never sent here.
-//   node web/serve.js [--port N]   (default: $PORT, else 8080; 0 picks a free one)
+//   node web/serve.js [--port N] [--isolated]   (port: $PORT, else 8080; 0 picks a free one)
+// --isolated serves every file with the headers that make the page
+// cross-origin isolated, so that its import runs the threaded core (README,
+// "Threads"); its "Open in Firefox Profiler" then cannot reach the profiler's
+// tab, and says so.
 
 import { createReadStream, promises as fs, realpathSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -16,6 +20,8 @@ const ROOT_DIR = join(WEB_DIR, '..');
 
 const VIEWER_DIR = join(ROOT_DIR, 'node_modules', 'speedscope', 'dist', 'release');
 const WORKER_FILE = join(WEB_DIR, 'src', 'worker.js');
+// The threaded core's pthreads start from this script, each in a Worker of its own.
+const THREAD_WORKER_FILE = join(WEB_DIR, 'dist', 'threads', 'instrumentscope-core-mt.worker.js');
 
 /** URL prefix → folder; the first that matches wins. */
 export const SITE_LAYOUT = [
@@ -28,6 +34,7 @@ export const SITE_LAYOUT = [
 const MIME_TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
   '.wasm': 'application/wasm',
@@ -70,8 +77,14 @@ const VIEWER_POLICY = [
 // or new Function (-sDYNAMIC_EXECUTION=0), so 'unsafe-eval' is not needed.
 const WORKER_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'";
 
+// Shared memory for the threaded core: every response, frames' and workers' too.
+const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
 function policyFor(file) {
-  if (file === WORKER_FILE) return WORKER_POLICY;
+  if (file === WORKER_FILE || file === THREAD_WORKER_FILE) return WORKER_POLICY;
   if (file.startsWith(VIEWER_DIR + sep)) return VIEWER_POLICY;
   return PAGE_POLICY;
 }
@@ -85,7 +98,7 @@ export function resolvePath(urlPath) {
   return file.startsWith(folder + sep) ? file : null;
 }
 
-async function respond(request, response) {
+async function respond(request, response, isolated) {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     response.writeHead(405, { Allow: 'GET, HEAD' }).end();
     return;
@@ -114,6 +127,7 @@ async function respond(request, response) {
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'Cache-Control': 'no-cache',
+    ...(isolated ? ISOLATION_HEADERS : {}),
   });
   if (request.method === 'HEAD') {
     response.end();
@@ -123,10 +137,10 @@ async function respond(request, response) {
   pipeline(createReadStream(file), response, () => {});
 }
 
-/** Starts the server; resolves with it once it listens. */
-export function serve({ port = 8080, host = '127.0.0.1' } = {}) {
+/** Starts the server (with `isolated`, the page cross-origin isolated); resolves with it once it listens. */
+export function serve({ port = 8080, host = '127.0.0.1', isolated = false } = {}) {
   const server = createServer((request, response) => {
-    respond(request, response).catch(() => response.destroy());
+    respond(request, response, isolated).catch(() => response.destroy());
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -149,13 +163,14 @@ async function main() {
   }
   let server;
   try {
-    server = await serve({ port });
+    server = await serve({ port, isolated: process.argv.includes('--isolated') });
   } catch (error) {
     console.error(`serve: cannot listen on 127.0.0.1:${port}: ${error.message}` +
       (error.code === 'EADDRINUSE' ? ' (set PORT to use another port)' : ''));
     process.exit(1);
   }
-  console.log(`instrumentscope: serving on http://127.0.0.1:${server.address().port}/ (Ctrl-C stops)`);
+  const isolation = process.argv.includes('--isolated') ? ', cross-origin isolated: threads on' : '';
+  console.log(`instrumentscope: serving on http://127.0.0.1:${server.address().port}/${isolation} (Ctrl-C stops)`);
 }
 
 // Run as a program (also through a symlinked checkout), not imported by the tests.

@@ -26,9 +26,12 @@ export { ENGINES, engineSkip };
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'e2e');
 const SCRATCH = mkdtempSync(join(tmpdir(), 'instrumentscope-e2e-'));
 
-/** The server and one engine's browser, shared by a test file's tests in that engine. */
-export async function startSession(engineName = 'chromium') {
-  const server = await serve({ port: 0 });
+/**
+ * The server and one engine's browser, shared by a test file's tests in that
+ * engine; with `isolated`, the page is served cross-origin isolated.
+ */
+export async function startSession(engineName = 'chromium', { isolated = false } = {}) {
+  const server = await serve({ port: 0, isolated });
   const origin = `http://127.0.0.1:${server.address().port}`;
   const engine = await launchEngine(engineName);
   return {

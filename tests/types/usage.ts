@@ -69,6 +69,15 @@ async function names(bytes: Uint8Array) {
   return { unnamed, worst, folded, one, many };
 }
 
+// Threads: up to four, or none; which core ran, and why not the threaded one.
+async function threads(bytes: Uint8Array) {
+  const { summary } = await importTraceWithSummary(bytes, { threads: 4 });
+  const used: number = summary.importThreads;
+  const said: string = summary.core.threaded ? `${used} of ${summary.core.threads}` : summary.core.why;
+  const single = await importTraceWithSummary(bytes, { threads: false });
+  return { said, threaded: single.summary.core.threaded };
+}
+
 // Intervals beside the threads: sources, lanes, samples during them; or CPU samples only.
 async function intervals(bytes: Uint8Array) {
   const { file, summary } = await importTraceWithSummary(bytes);
@@ -91,7 +100,7 @@ function explain(error: unknown): string {
   return String(error);
 }
 
-export { convert, explain, intervals, names, openFolder, paste, symbolicate };
+export { convert, explain, intervals, names, openFolder, paste, symbolicate, threads };
 
 // The Firefox Profiler's file, gzipped, and read back: its threads and markers.
 async function firefox(bytes: Uint8Array) {

@@ -35,6 +35,14 @@ export function profilerURL(search) {
  */
 export function openInProfiler(url, file, onStatus) {
   const { origin } = new URL(url);
+  // The opener policy that isolates the page also cuts it off from a tab of
+  // another site it opens: a message could not reach the profiler.
+  if (globalThis.crossOriginIsolated) {
+    onStatus('This page is cross-origin isolated (served for threads), which keeps it from handing a ' +
+      'file to another site\'s tab: use "Download for Firefox Profiler" and load the file in the ' +
+      'profiler, or serve the page without isolation.', true);
+    return;
+  }
   const target = window.open(url, '_blank');
   if (!target) {
     onStatus('The browser blocked the Firefox Profiler\'s tab. Allow pop-ups for this page, or use ' +

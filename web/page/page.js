@@ -9,7 +9,7 @@ import { filesOfDirectory } from './src/input.js';
 import { Selections, fileRole, importKept, release } from './src/kept.js';
 import {
   allocationCount, busiestFirst, formatBytes, isWeighted, plural, profileAmount, profileLabel,
-  threadOrder, weightedKinds,
+  threadOrder, threadsNote, threadsShort, weightedKinds,
 } from './src/labels.js';
 
 import { showMissingFeatures } from './capabilities.js';
@@ -144,7 +144,9 @@ async function open(input) {
       (summary.instruments.length ? `, recorded with ${summary.instruments.join(', ')}` : '') +
       (summary.symbolication ? `. ${capitalized(summary.symbolication.text)}` : '') +
       (summary.naming.text ? `. ${capitalized(summary.naming.text)}` : '') +
+      `. ${threadsShort(summary)}` +
       summary.warnings.map((warning) => `. ${warning.code}: ${warning.message}`).join(''));
+    element('status').title = threadsNote(summary);
   } catch (error) {
     if (importController !== controller) return;
     if (error?.name === 'AbortError') {

@@ -53,9 +53,7 @@ export function coreChoice(options = {}) {
   if (typeof SharedArrayBuffer !== 'function' || globalThis.crossOriginIsolated === false) {
     return {
       threads: 1,
-      why: globalThis.crossOriginIsolated === false
-        ? 'the page is not cross-origin isolated (it needs the headers Cross-Origin-Opener-Policy: ' +
-          'same-origin and Cross-Origin-Embedder-Policy: require-corp)'
+      why: globalThis.crossOriginIsolated === false ? 'the page is not cross-origin isolated'
         : 'this engine has no SharedArrayBuffer',
     };
   }

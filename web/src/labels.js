@@ -136,3 +136,14 @@ export function weightedKinds(profiles) {
   const kinds = [...new Set(profiles.filter(isWeighted).map((profile) => profile.weighs))];
   return [...WAITING.filter((kind) => kinds.includes(kind)), ...kinds.filter((kind) => !WAITING.includes(kind))];
 }
+
+/** How many threads an import ran on, on which core, and why not the threaded one (--list, the page's tooltip). */
+export function threadsNote({ importThreads, core }) {
+  return core.threaded ? `Imported on ${importThreads} of ${plural(core.threads, 'thread')} (the threaded core)`
+    : `Imported on 1 thread (the single-threaded core: ${core.why})`;
+}
+
+/** The same in a few words, for the page's status line. */
+export function threadsShort({ importThreads, core }) {
+  return core.threaded ? `Threads: ${importThreads} of ${core.threads}` : 'Threads: 1 (single-threaded core)';
+}

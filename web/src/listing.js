@@ -6,7 +6,7 @@
 
 import {
   allocationCount, busiestFirst, isWeighted, plural, profileAmount, profileLabel, shortenName,
-  threadOrder, weightedKinds,
+  threadOrder, threadsNote, weightedKinds,
 } from './labels.js';
 
 const CPU_KINDS = ['thread', 'thread-pool', 'all-threads'];
@@ -143,12 +143,6 @@ export function formatList(summary) {
   if (summary.core) lines.push(threadsNote(summary));
   for (const warning of summary.warnings) lines.push(`warning: ${warning.message}`);
   return lines.join('\n') + '\n';
-}
-
-// How many threads the import ran on, and on which core.
-export function threadsNote({ importThreads, core }) {
-  return core.threaded ? `Imported on ${importThreads} of ${plural(core.threads, 'thread')} (the threaded core)`
-    : `Imported on 1 thread (the single-threaded core: ${core.why})`;
 }
 
 // The core's sentence, and where the CLI lists what folded code may be.
