@@ -10,7 +10,7 @@
 
 import createInstrumentscopeCore from '../dist/instrumentscope-core.js';
 import { ImportError, abortError } from './errors.js';
-import { dataSize, isFileList, readData, toChunks } from './input.js';
+import { dataSize, isFileList, peekChunks, readData, toChunks } from './input.js';
 
 const DEFAULT_WASM_URL = new URL('../dist/instrumentscope-core.wasm', import.meta.url);
 
@@ -40,16 +40,32 @@ export function setThreadsEnvironment(settings) {
 }
 
 /**
- * Which core `options` get, and why: {threads, why}, threads 1 for the
- * single-threaded core; why says what kept threads off, when something did.
+ * Whether an input that starts with `first` (bytes) is an export, plain or
+ * gzipped: the one kind of input imported on several threads. A bundle (a
+ * zip, or a folder) and a Deep Copy are imported on one thread, where the
+ * single-threaded core is the faster (it starts no workers, and its memory
+ * is not shared).
+ */
+export function importsOnThreads(first) {
+  if (!first?.byteLength) return false;
+  if (first[0] === 0x1f && first[1] === 0x8b) return true;  // gzip: an export, if anything
+  const start = new TextDecoder().decode(first.subarray(0, 64)).replace(/^\uFEFF/, '').trimStart();
+  return start.startsWith('<');
+}
+
+/**
+ * Which core `options` get for an input that is (`threadable`) or is not an
+ * export, and why: {threads, why}, threads 1 for the single-threaded core; why
+ * says what kept threads off, when something did.
  * @param {{threads?: boolean|number, wasmURL?: string|URL, wasmBinary?: object}} options
  */
-export function coreChoice(options = {}) {
+export function coreChoice(options = {}, threadable = true) {
   const { threads } = options;
   if (threads === false || threads === 1) return { threads: 1, why: 'threads are turned off' };
   if (options.wasmURL || options.wasmBinary) {
     return { threads: 1, why: 'a .wasm was named (wasmURL or wasmBinary): that is the single-threaded core' };
   }
+  if (!threadable) return { threads: 1, why: 'only exports are imported on several threads' };
   if (typeof SharedArrayBuffer !== 'function' || globalThis.crossOriginIsolated === false) {
     return {
       threads: 1,
@@ -341,10 +357,11 @@ function finishToJson(core, session, { write: writeJson, mergeConsecutive, forma
 export async function importHere(input, options, name, json = undefined) {
   const files = isFileList(input) ? input : undefined;
   const stream = files ? undefined : toChunks(input);
-  const choice = coreChoice(options);
-  const core = await loadCore(options);
+  const peeked = stream && await peekUnlessAborted(stream.chunks, options.signal);
+  const choice = coreChoice(options, Boolean(peeked) && importsOnThreads(peeked.first));
+  const core = await loadCore({ ...options, threads: choice.threads > 1 ? choice.threads : false });
   const wanted = files && core.wantedFiles(files.map((file) => file.path));
-  const result = await runImport(core, files ? { files, wanted } : { chunks: stream.chunks }, {
+  const result = await runImport(core, files ? { files, wanted } : { chunks: peeked.chunks }, {
     name: name ?? stream?.name ?? '',
     run: options.run,
     limits: options.limits,
@@ -366,6 +383,27 @@ export async function importHere(input, options, name, json = undefined) {
   return result;
 }
 
+/** peekChunks, ended by `signal`: a source may stall before its first byte. */
+async function peekUnlessAborted(chunks, signal) {
+  if (!signal) return peekChunks(chunks);
+  if (signal.aborted) throw abortError(signal);
+  let onAbort;
+  const aborted = new Promise((_, reject) => {
+    onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => {});
+  try {
+    return await Promise.race([peekChunks(chunks), aborted]);
+  } catch (error) {
+    // Not awaited: a stalled source finishes its cleanup when it resumes.
+    chunks.return?.()?.catch?.(() => {});
+    throw error;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
 /**
  * Imports in the calling thread and returns the result with the file the core
  * writes (`output`: {format: 'speedscope'|'firefox', gzip}) as a Blob of
@@ -383,7 +421,7 @@ export async function importFileHere(input, options, name, output) {
  * back as they are.
  */
 export async function demangleHere(names, style, options = {}) {
-  const core = await loadCore(options);
+  const core = await loadCore({ ...options, threads: false });
   return core.demangleNames(names, style);
 }
 
@@ -393,7 +431,7 @@ export async function demangleHere(names, style, options = {}) {
  * sniffs it.
  */
 export async function fileRoleHere(prefix, options = {}) {
-  const core = await loadCore(options);
+  const core = await loadCore({ ...options, threads: false });
   const buffer = call(core, '_malloc', Math.max(prefix.byteLength, 1));
   try {
     core.HEAPU8.set(prefix, buffer);

@@ -189,8 +189,9 @@ export interface ImportOptions {
    * threaded core on one thread per core, up to 4, where shared memory works
    * (Node; a cross-origin isolated page in an engine with
    * SharedArrayBuffer), else the single-threaded core. A number: up to that
-   * many. false (or 1): the single-threaded core. An export is parsed on all
-   * of them (cut into slices at its rows), a bundle on one. The summary's
+   * many. false (or 1): the single-threaded core. Only an export is imported
+   * on several threads (cut into slices at its rows); a bundle or a Deep
+   * Copy runs on the single-threaded core, the faster for it. The summary's
    * `core` says which core ran, and why not the threaded one;
    * `importThreads`, how many threads it used. */
   threads?: boolean | number;

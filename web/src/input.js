@@ -114,6 +114,41 @@ export function toChunks(input) {
   );
 }
 
+/**
+ * The first chunk of `chunks` that holds any bytes (or none at the end), and
+ * an async iterator of the same chunks from the start again, whose return()
+ * reaches the source at once, even while a read is pending.
+ */
+export async function peekChunks(chunks) {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const seen = [];
+  let first;
+  let ended = false;
+  while (!first) {
+    const next = await iterator.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    seen.push(next.value);
+    if (next.value.byteLength > 0) first = next.value;
+  }
+  const again = {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next() {
+      if (seen.length) return Promise.resolve({ done: false, value: seen.shift() });
+      return ended ? Promise.resolve({ done: true, value: undefined }) : iterator.next();
+    },
+    return(value) {
+      seen.length = 0;
+      return iterator.return ? iterator.return(value) : Promise.resolve({ done: true, value });
+    },
+  };
+  return { first, chunks: again };
+}
+
 function fromBytes(bytes) {
   return {
     size: bytes.byteLength,

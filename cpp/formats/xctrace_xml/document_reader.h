@@ -1,4 +1,4 @@
-// The structure of an xctrace export, as the tokenizer reports its elements:
+// The structure of an xctrace export, as the ElementTracker reports its elements:
 // the root (table data, a table of contents, or not an export at all), each
 // <node> with its run and its <schema>'s columns, and which <row>s are read.
 // The elements inside those rows go to CellValues, the rows themselves to
@@ -58,7 +58,7 @@ class DocumentReader {
   bool failed() const { return error_.failed(); }
   bool any_error() const { return error_.any(); }
   Status TakeError() { return error_.Take(); }
-  // A table that cannot be read: the tokenizer takes its error, locates it
+  // A table that cannot be read: the tracker takes its error, locates it
   // and gives it back; the table is left out with a warning.
   bool part_failed() const { return error_.part_failed(); }
   Status TakePartError() { return error_.TakePart(); }

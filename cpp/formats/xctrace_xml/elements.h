@@ -1,4 +1,4 @@
-// What the tokenizer reports to the readers, as plain data: the kinds of
+// What the ElementTracker reports to the readers, as plain data: the kinds of
 // element xctrace writes, what is kept for each open element, the attributes
 // of a start tag as libxml2's SAX2 hands them over, and the first error a
 // reader meets. Elements the importer gives no meaning to are kOther; their
@@ -55,7 +55,7 @@ enum class Element : uint8_t {
 
 Element ElementFromName(std::string_view name);
 
-// What the tokenizer does with an element's content, as the reader decides
+// What the ElementTracker does with an element's content, as the reader decides
 // when the element starts.
 enum class Content : uint8_t {
   kElements,   // every child is reported as it starts and as it ends
@@ -68,7 +68,7 @@ enum class Content : uint8_t {
 struct OpenElement {
   const xmlChar* name;  // owned by the parser's dictionary
   Element element;
-  uint16_t name_id = 0;  // the tokenizer's number for the name
+  uint16_t name_id = 0;  // the tracker's number for the name
   Content content = Content::kElements;
   bool has_child = false;
   bool is_ref = false;
@@ -160,13 +160,13 @@ inline Value MakeValue(ValueClass value_class, uint32_t index) {
   return value;
 }
 
-// The first error the readers meet. The tokenizer looks at it after every
+// The first error the readers meet. The tracker looks at it after every
 // call into them, adds where it happened and stops the parser. A part's
 // error (a table that cannot be read, which is left out) is located the same
 // way, handed back to the reader, and the parse goes on.
 class FirstError {
  public:
-  // Either error is set: the one test the tokenizer makes after every call.
+  // Either error is set: the one test the tracker makes after every call.
   bool any() const { return any_; }
   bool failed() const { return !status_.ok(); }
   void Set(Status status) {

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <utility>
 
-#include "formats/xctrace_xml/tokenizer.h"
+#include "formats/xctrace_xml/element_tracker.h"
 
 namespace instrumentscope::xctrace_xml {
 namespace {
@@ -82,11 +82,11 @@ void EventRecorder::Characters(const xmlChar* text, int length) {
 
 namespace {
 
-void ReplayBlock(const EventBlock& block, const LocationShift& shift, Tokenizer& tokenizer,
+void ReplayBlock(const EventBlock& block, const LocationShift& shift, ElementTracker& tracker,
                  XmlLocation& where) {
   const uint8_t* at = block.data();
   const uint8_t* end = at + block.used;
-  while (at < end && !tokenizer.failed()) {
+  while (at < end && !tracker.failed()) {
     EventHeader header;
     std::memcpy(&header, at, sizeof(header));
     where = {header.line + shift.lines, header.offset - shift.wrapper + shift.offset};
@@ -95,11 +95,11 @@ void ReplayBlock(const EventBlock& block, const LocationShift& shift, Tokenizer&
       const xmlChar* name;
       std::memcpy(&name, body, kPointerBytes);
       auto* raw = reinterpret_cast<const xmlChar**>(const_cast<uint8_t*>(body + kPointerBytes));
-      tokenizer.Start(name, Attributes(raw, static_cast<int>(header.count)));
+      tracker.Start(name, Attributes(raw, static_cast<int>(header.count)));
     } else if (header.kind == kEnd) {
-      tokenizer.End();
+      tracker.End();
     } else {
-      tokenizer.Characters(body, static_cast<int>(header.count));
+      tracker.Characters(body, static_cast<int>(header.count));
     }
     at += header.size;
   }
@@ -108,10 +108,10 @@ void ReplayBlock(const EventBlock& block, const LocationShift& shift, Tokenizer&
 }  // namespace
 
 void ReplayEvents(const std::vector<EventBlock>& blocks, const LocationShift& shift,
-                  Tokenizer& tokenizer, XmlLocation& where) {
+                  ElementTracker& tracker, XmlLocation& where) {
   for (const EventBlock& block : blocks) {
-    if (tokenizer.failed()) return;
-    ReplayBlock(block, shift, tokenizer, where);
+    if (tracker.failed()) return;
+    ReplayBlock(block, shift, tracker, where);
   }
 }
 

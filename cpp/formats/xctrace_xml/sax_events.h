@@ -1,5 +1,5 @@
 // SaxParser's events written into blocks of memory as libxml2 reports them,
-// and read back, in order, into the Tokenizer: how a slice of an export
+// and read back, in order, into the ElementTracker: how a slice of an export
 // parsed on one thread reaches the importer on another. The blocks hold the
 // events' bytes whole: names are the parser's dictionary pointers (valid
 // while that parser lives), attribute values and text are copied. Each event
@@ -19,7 +19,7 @@
 
 namespace instrumentscope::xctrace_xml {
 
-class Tokenizer;
+class ElementTracker;
 
 struct EventBlock {
   // The size blocks are made; one event larger than that gets a block of its own size.
@@ -67,7 +67,7 @@ class EventRecorder {
   bool failed_ = false;
 };
 
-// Reports `blocks`' events to the tokenizer until it fails, keeping `where`
+// Reports `blocks`' events to the tracker until it fails, keeping `where`
 // at the event being reported: its line and offset as the slice's parser
 // counted them, plus `shift`.
 struct LocationShift {
@@ -76,7 +76,7 @@ struct LocationShift {
   uint64_t wrapper = 0;
 };
 void ReplayEvents(const std::vector<EventBlock>& blocks, const LocationShift& shift,
-                  Tokenizer& tokenizer, XmlLocation& where);
+                  ElementTracker& tracker, XmlLocation& where);
 
 }  // namespace instrumentscope::xctrace_xml
 

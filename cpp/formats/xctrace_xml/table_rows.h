@@ -67,7 +67,7 @@ class TableRows final : public tables::RowContext {
   bool LeftOut(uint32_t run, std::string_view schema) const {
     return committer_.LeftOut(run, schema);
   }
-  // The current table's row error, located by the tokenizer: the table is left out.
+  // The current table's row error, located by the tracker: the table is left out.
   void LeaveOutTable(Status located);
   // Whether the table that ended last was left out for a row it could not read.
   bool table_left_out() const { return table_left_out_; }

@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "base/threads.h"
+#include "formats/xctrace_xml/element_tracker.h"
 #include "formats/xctrace_xml/sax_events.h"
 #include "formats/xctrace_xml/sax_parser.h"
 #include "formats/xctrace_xml/slices.h"
-#include "formats/xctrace_xml/tokenizer.h"
 
 namespace instrumentscope::xctrace_xml {
 namespace {
@@ -25,21 +25,21 @@ namespace {
 class ParseHere final : public XmlParse {
  public:
   ParseHere(const Limits& limits, DocumentReader& reader)
-      : tokenizer_(limits, reader, [this] { return parser_.Where(); }), parser_(tokenizer_) {}
+      : tracker_(limits, reader, [this] { return parser_.Where(); }), parser_(tracker_) {}
 
   Status Feed(ByteSpan bytes) override {
     parser_.Feed(bytes);
-    return tokenizer_.status();
+    return tracker_.status();
   }
   Status Finish() override {
     parser_.Finish();
-    return tokenizer_.status();
+    return tracker_.status();
   }
   uint32_t threads() const override { return 1; }
 
  private:
-  Tokenizer tokenizer_;
-  SaxParser<Tokenizer> parser_;
+  ElementTracker tracker_;
+  SaxParser<ElementTracker> parser_;
 };
 
 // What a slice after the first is parsed inside.
@@ -78,7 +78,7 @@ struct ParsedSlice {
 };
 
 // The export cut into slices (slices.h), parsed by libxml2 on every thread at
-// once, and read in order by one thread at a time into the Tokenizer, from
+// once, and read in order by one thread at a time into the ElementTracker, from
 // each slice's events. The calling thread cuts the slices; the helper threads
 // read (first) or parse; the caller too when the slices in flight are as many
 // as it may hold. A slice whose parse cannot be read as it is (an error, whose
@@ -93,7 +93,7 @@ class ParseInSlices final : public XmlParse {
 
   ParseInSlices(const Limits& limits, DocumentReader& reader,
                 std::unique_ptr<HelperThreads> helpers)
-      : tokenizer_(limits, reader, [this] { return Where(); }),
+      : tracker_(limits, reader, [this] { return Where(); }),
         cutter_(kSliceBytes, kMostSliceBytes),
         helpers_(std::move(helpers)),
         most_in_flight_(2 * (helpers_->count() + 1) + 2) {
@@ -115,7 +115,7 @@ class ParseInSlices final : public XmlParse {
       while (next_read_ < submitted_ && failure_.ok()) WorkOrWait(lock);
     }
     Stop();
-    return tokenizer_.status();
+    return tracker_.status();
   }
   uint32_t threads() const override { return helpers_->count() + 1; }
 
@@ -149,7 +149,7 @@ class ParseInSlices final : public XmlParse {
       lock.lock();
       reading_ = false;
       ++next_read_;
-      if (tokenizer_.failed()) failure_ = tokenizer_.status();
+      if (tracker_.failed()) failure_ = tracker_.status();
       changed_.notify_all();
       return;
     }
@@ -171,9 +171,9 @@ class ParseInSlices final : public XmlParse {
   void Read(ParsedSlice& parsed) {
     const Slice& slice = parsed.slice;
     if (!alone_ && parsed.usable) {
-      tokenizer_.ForgetNamePointers();
+      tracker_.ForgetNamePointers();
       LocationShift shift{next_line_ - 1, slice.offset, parsed.wrapper};
-      ReplayEvents(parsed.blocks, shift, tokenizer_, where_);
+      ReplayEvents(parsed.blocks, shift, tracker_, where_);
       next_line_ += parsed.lines;
       return;
     }
@@ -183,18 +183,18 @@ class ParseInSlices final : public XmlParse {
   }
 
   // From `slice` on, libxml2 on the reading thread, reporting to the
-  // tokenizer directly; after the first slice, inside the root and the
+  // tracker directly; after the first slice, inside the root and the
   // <node> open, each on the line it started on.
   void ReadAloneFrom(const Slice& slice) {
     reading_alone_.store(true, std::memory_order_relaxed);
-    alone_ = std::make_unique<SaxParser<Tokenizer>>(tokenizer_);
-    tokenizer_.ForgetNamePointers();
+    alone_ = std::make_unique<SaxParser<ElementTracker>>(tracker_);
+    tracker_.ForgetNamePointers();
     alone_offset_ = slice.offset;
     if (slice.index == 0) return;
     alone_->FeedUnreported(ByteSpan());
-    alone_->SetLine(tokenizer_.context_line(0));
+    alone_->SetLine(tracker_.context_line(0));
     alone_->FeedUnreported(BytesOf(kRootTag));
-    alone_->SetLine(tokenizer_.context_line(1));
+    alone_->SetLine(tracker_.context_line(1));
     alone_->FeedUnreported(BytesOf(kNodeTag));
     alone_->SetLine(next_line_);
     alone_wrapper_ = kRootTag.size() + kNodeTag.size();
@@ -218,10 +218,10 @@ class ParseInSlices final : public XmlParse {
   }
 
   // The reading thread's, one thread at a time.
-  Tokenizer tokenizer_;
+  ElementTracker tracker_;
   XmlLocation where_;
   uint32_t next_line_ = 1;  // the line the next slice starts on
-  std::unique_ptr<SaxParser<Tokenizer>> alone_;
+  std::unique_ptr<SaxParser<ElementTracker>> alone_;
   uint64_t alone_offset_ = 0;
   uint64_t alone_wrapper_ = 0;
 
@@ -238,7 +238,7 @@ class ParseInSlices final : public XmlParse {
   uint64_t next_read_ = 0;
   bool reading_ = false;
   bool stopping_ = false;
-  Status failure_;  // the tokenizer's, once it failed
+  Status failure_;  // the tracker's, once it failed
   std::atomic<bool> reading_alone_{false};
   std::vector<std::thread> threads_;
 };

@@ -1,4 +1,4 @@
-// How an export's bytes reach the Tokenizer: through libxml2 on the calling
+// How an export's bytes reach the ElementTracker: through libxml2 on the calling
 // thread, or cut into slices parsed on several threads at once and read in
 // order (xml_parse.cc). Both report the same events and errors, located
 // alike; the threaded parse may report an error a Feed later than where the

@@ -1,4 +1,4 @@
-#include "formats/xctrace_xml/tokenizer.h"
+#include "formats/xctrace_xml/element_tracker.h"
 
 #include <algorithm>
 #include <cstring>
@@ -9,13 +9,13 @@
 
 namespace instrumentscope::xctrace_xml {
 
-void Tokenizer::Fail(Status status) {
+void ElementTracker::Fail(Status status) {
   if (!status_.ok()) return;
   status_ = Located(std::move(status));
 }
 
 // Inline: it runs after every call into the reader.
-inline bool Tokenizer::ReaderFailed() {
+inline bool ElementTracker::ReaderFailed() {
   if (!reader_.any_error()) return false;
   if (reader_.part_failed()) LocatePartError();
   if (!reader_.failed()) return false;
@@ -23,15 +23,15 @@ inline bool Tokenizer::ReaderFailed() {
   return true;
 }
 
-void Tokenizer::FailWithReaderError() {
+void ElementTracker::FailWithReaderError() {
   Fail(reader_.TakeError());
 }
 
-void Tokenizer::LocatePartError() {
+void ElementTracker::LocatePartError() {
   reader_.LeaveOutTable(Located(reader_.TakePartError()));
 }
 
-Status Tokenizer::Located(Status status) const {
+Status ElementTracker::Located(Status status) const {
   if (status.path().empty()) status.WithPath(CurrentPath());
   XmlLocation where = where_();
   if (where.line > 0) {
@@ -41,13 +41,13 @@ Status Tokenizer::Located(Status status) const {
   return status;
 }
 
-Status Tokenizer::DepthError() const {
+Status ElementTracker::DepthError() const {
   return Status(ErrorCode::kLimitExceeded, "XML elements nest deeper than " +
                                                std::to_string(limits_.max_xml_depth) +
                                                " levels (limits.maxXmlDepth)");
 }
 
-std::string Tokenizer::CurrentPath() const {
+std::string ElementTracker::CurrentPath() const {
   // Deep paths keep their first and last elements.
   static constexpr size_t kShown = 8;
   std::string path;
@@ -66,7 +66,7 @@ std::string Tokenizer::CurrentPath() const {
   return path;
 }
 
-void Tokenizer::Characters(const xmlChar* text, int length) {
+void ElementTracker::Characters(const xmlChar* text, int length) {
   if (region_ == Content::kSkipped || !status_.ok()) return;
   if (text_.size() + static_cast<size_t>(length) > limits_.max_xml_text_bytes) {
     Fail(Status(ErrorCode::kLimitExceeded, "an element's text exceeds " +
@@ -77,7 +77,7 @@ void Tokenizer::Characters(const xmlChar* text, int length) {
   text_.append(reinterpret_cast<const char*>(text), static_cast<size_t>(length));
 }
 
-void Tokenizer::Start(const xmlChar* localname, const Attributes& attributes) {
+void ElementTracker::Start(const xmlChar* localname, const Attributes& attributes) {
   if (!status_.ok()) return;
   if (++element_count_ > limits_.max_xml_elements) {
     Fail(Status(ErrorCode::kLimitExceeded, "more than " + std::to_string(limits_.max_xml_elements) +
@@ -91,7 +91,7 @@ void Tokenizer::Start(const xmlChar* localname, const Attributes& attributes) {
   StartElement(localname, attributes);
 }
 
-void Tokenizer::End() {
+void ElementTracker::End() {
   if (!status_.ok()) return;
   if (region_ == Content::kSkipped && skip_nesting_ > 0) {
     --skip_nesting_;
@@ -100,7 +100,7 @@ void Tokenizer::End() {
   EndElement();
 }
 
-void Tokenizer::StartElement(const xmlChar* localname, const Attributes& attributes) {
+void ElementTracker::StartElement(const xmlChar* localname, const Attributes& attributes) {
   uint32_t name_id = name_ids_.Find(reinterpret_cast<uintptr_t>(localname));
   if (name_id == IntegerMap::kNoValue) {
     name_id = InternName(AsView(localname));
@@ -135,7 +135,7 @@ void Tokenizer::StartElement(const xmlChar* localname, const Attributes& attribu
   }
 }
 
-uint32_t Tokenizer::InternName(std::string_view name) {
+uint32_t ElementTracker::InternName(std::string_view name) {
   auto known = names_.find(name);
   if (known != names_.end()) return known->second;
   if (element_names_.size() > UINT16_MAX) {
@@ -149,7 +149,7 @@ uint32_t Tokenizer::InternName(std::string_view name) {
   return name_id;
 }
 
-void Tokenizer::EndElement() {
+void ElementTracker::EndElement() {
   OpenElement open = stack_.back();
   stack_.pop_back();
   if (region_ == Content::kStartTags) {
@@ -168,7 +168,7 @@ void Tokenizer::EndElement() {
   text_.clear();
 }
 
-void Tokenizer::StartValue(OpenElement& open, const Attributes& attributes) {
+void ElementTracker::StartValue(OpenElement& open, const Attributes& attributes) {
   const OpenElement& parent = stack_[stack_.size() - 2];
   if (parent.is_ref) {
     Fail(Status(ErrorCode::kXmlBadStructure,
@@ -200,7 +200,7 @@ void Tokenizer::StartValue(OpenElement& open, const Attributes& attributes) {
   ReaderFailed();
 }
 
-void Tokenizer::ResolveRef(OpenElement& open, std::string_view ref_text) {
+void ElementTracker::ResolveRef(OpenElement& open, std::string_view ref_text) {
   auto ref = ParseDecimal<uint64_t>(ref_text);
   if (!ref) {
     Fail(Status(ErrorCode::kXmlBadValue, "ref=\"" + std::string(ref_text) + "\" is not a number"));
@@ -226,7 +226,7 @@ void Tokenizer::ResolveRef(OpenElement& open, std::string_view ref_text) {
   open.ref_value = value;
 }
 
-void Tokenizer::EndValue(const OpenElement& open) {
+void ElementTracker::EndValue(const OpenElement& open) {
   Value value = open.is_ref ? open.ref_value : reader_.CompleteValue(open, text_);
   if (ReaderFailed()) return;
   if (open.has_id) {

@@ -3,8 +3,8 @@
 // elements (and the path and line an error names), the text since the last
 // tag, the ids and refs inside rows, and the limits on elements, depth, text
 // and ids.
-#ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_TOKENIZER_H_
-#define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_TOKENIZER_H_
+#ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_ELEMENT_TRACKER_H_
+#define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_ELEMENT_TRACKER_H_
 
 #include <libxml/xmlstring.h>
 
@@ -27,13 +27,13 @@ namespace instrumentscope::xctrace_xml {
 
 class DocumentReader;
 
-class Tokenizer {
+class ElementTracker {
  public:
   // `where` says where the parse is, for the errors.
-  Tokenizer(const Limits& limits, DocumentReader& reader, std::function<XmlLocation()> where)
+  ElementTracker(const Limits& limits, DocumentReader& reader, std::function<XmlLocation()> where)
       : limits_(limits), reader_(reader), where_(std::move(where)) {}
-  Tokenizer(const Tokenizer&) = delete;
-  Tokenizer& operator=(const Tokenizer&) = delete;
+  ElementTracker(const ElementTracker&) = delete;
+  ElementTracker& operator=(const ElementTracker&) = delete;
 
   // SaxParser's Handler.
   void Start(const xmlChar* localname, const Attributes& attributes);
@@ -100,4 +100,4 @@ class Tokenizer {
 
 }  // namespace instrumentscope::xctrace_xml
 
-#endif  // INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_TOKENIZER_H_
+#endif  // INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_ELEMENT_TRACKER_H_
