@@ -181,8 +181,8 @@ function main() {
     const name = `${parts[0].split('__')[1]} ${parts.slice(1).slice(-2).join('/')}`;
     const bytes = sizeOf(path);
     show(row(name, bytes, 'native', best(NATIVE, [path, '-o', '/dev/null'], runs)));
-    show(row(name, bytes, 'wasm (CLI), --no-threads', best('node', [CLI, path, '--no-threads', '-o', '/dev/null'], runs)));
-    show(row(name, bytes, 'wasm (CLI), threads', best('node', [CLI, path, '-o', '/dev/null'], runs)));
+    // Bundles run on the single-threaded core, whatever --threads says.
+    show(row(name, bytes, 'wasm (CLI)', best('node', [CLI, path, '-o', '/dev/null'], runs)));
   }
   if (existsSync('/usr/bin/valgrind')) {
     show('');
