@@ -145,6 +145,9 @@ test('options are checked, and run selects a run', { skip: CORPUS_SKIP }, async 
     await assert.rejects(importTrace(bytes, { run }), { name: 'ImportError', code: 'INVALID_ARGUMENT' });
   }
   await assert.rejects(importTrace(bytes, { onProgress: 5 }), { code: 'INVALID_ARGUMENT' });
+  for (const threads of [0, -2, 1.5, '2', 1025]) {
+    await assert.rejects(importTrace(bytes, { threads }), { code: 'INVALID_ARGUMENT', message: /options\.threads/ });
+  }
   await assert.rejects(importTrace(bytes, { run: 4 }), {
     code: 'RUN_NOT_FOUND',
     message: 'this export has no run 4; it has run 1',

@@ -46,6 +46,13 @@ function validate(options) {
       code: 'INVALID_ARGUMENT', message: 'options.demangle must be true, false, "instruments" or "full"',
     });
   }
+  const { threads } = options;
+  if (threads !== undefined && threads !== null && typeof threads !== 'boolean' &&
+      !(Number.isInteger(threads) && threads >= 1 && threads <= 1024)) {
+    throw new ImportError({
+      code: 'INVALID_ARGUMENT', message: 'options.threads must be true, false or a number of threads from 1 to 1024',
+    });
+  }
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
     throw new ImportError({ code: 'INVALID_ARGUMENT', message: 'options.onProgress must be a function' });
   }

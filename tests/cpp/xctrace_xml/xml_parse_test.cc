@@ -107,7 +107,7 @@ TEST_CASE("An error the reading thread meets ends the feeding with that error, l
 
   auto one = ImportText(xml, Threads(1), 4096);
   REQUIRE_FALSE(one.ok());
-  CHECK(ErrorCodeName(one.status().code()) == "XML_DANGLING_REF");
+  CHECK(std::string(ErrorCodeName(one.status().code())) == "XML_DANGLING_REF");
   auto two = ImportText(xml, Threads(2), 4096);
   REQUIRE_FALSE(two.ok());
   CHECK(two.status().ToString() == one.status().ToString());
