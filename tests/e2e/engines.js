@@ -157,6 +157,22 @@ async function launchFirefox() {
   };
 }
 
+// WebKitWebDriver now and then never answers a new session's request (seen
+// about once a run of the page's tests, which then waited out its whole
+// timeout); asked again, it answers. Both that and quitting are bounded and
+// said on stderr; a session that does not begin is asked for once more.
+const WEBKIT_QUIT_MS = 15_000;
+const WEBKIT_SESSION_MS = 30_000;
+
+/** `promise`, or after `ms` a rejection that names `what`. */
+function within(promise, ms, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`WebKitWebDriver: ${what} did not answer in ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 async function launchWebKit() {
   const { Builder, By, Capabilities } = await import('selenium-webdriver');
   const port = await freePort();
@@ -181,8 +197,13 @@ async function launchWebKit() {
   });
   let version = 'WebKitGTK';
   const sessions = [];
+  const begin = () => within(new Builder().usingServer(url).withCapabilities(capabilities).build(),
+    WEBKIT_SESSION_MS, 'a new session');
   const startSession = async () => {
-    const driver = await new Builder().usingServer(url).withCapabilities(capabilities).build();
+    const driver = await begin().catch((error) => {
+      process.stderr.write(`${error.message}; asking again\n`);
+      return begin();
+    });
     version = `WebKitGTK ${(await driver.getCapabilities()).get('browserVersion')}`;
     // The window's rectangle holds MiniBrowser's toolbar too: grown by it, the page gets the viewport.
     await driver.manage().window().setRect(VIEWPORT);
@@ -214,12 +235,16 @@ async function launchWebKit() {
         press: (selector) => driver.findElement(By.css(selector)).click(),
         close: async () => {
           sessions.splice(sessions.indexOf(driver), 1);
-          await driver.quit();
+          await within(driver.quit(), WEBKIT_QUIT_MS, 'quitting a session').catch((error) => {
+            process.stderr.write(`${error.message}; going on\n`);
+          });
         },
       }, driver);
     },
     async close() {
-      for (const driver of sessions.splice(0)) await driver.quit().catch(() => {});
+      for (const driver of sessions.splice(0)) {
+        await within(driver.quit(), WEBKIT_QUIT_MS, 'quitting a session').catch(() => {});
+      }
       stopDriver();
     },
   };
