@@ -79,8 +79,8 @@ class SaxParser {
   // alone, as they would be here.
   bool BetweenRows() const {
     if (!parser_ || !parser_->input || parser_->instate != XML_PARSER_CONTENT) return false;
-    if (parser_->nameNr != 2 || !NameIs(parser_->nameTab[0], "trace-query-result") ||
-        !NameIs(parser_->nameTab[1], "node")) {
+    if (parser_->nameNr != 2 || ElementNamed(parser_->nameTab[0]) != Element::kTraceQueryResult ||
+        ElementNamed(parser_->nameTab[1]) != Element::kNode) {
       return false;
     }
     const xmlParserInput* input = parser_->input;
@@ -169,8 +169,8 @@ class SaxParser {
     if (parser_) xmlStopParser(parser_);
   }
 
-  static bool NameIs(const xmlChar* name, const char* expected) {
-    return name && std::strcmp(reinterpret_cast<const char*>(name), expected) == 0;
+  static Element ElementNamed(const xmlChar* name) {
+    return name ? ElementFromName(AsView(name)) : Element::kOther;
   }
 
   static SaxParser& Self(void* context) { return *static_cast<SaxParser*>(context); }
