@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "base/status.h"
@@ -25,13 +26,15 @@ struct EventBlock {
   // The size blocks are made; one event larger than that gets a block of its own size.
   static constexpr size_t kBytes = 64 << 10;
 
-  explicit EventBlock(size_t bytes) : words((bytes + 7) / 8) {}
-  uint8_t* data() { return reinterpret_cast<uint8_t*>(words.data()); }
-  const uint8_t* data() const { return reinterpret_cast<const uint8_t*>(words.data()); }
-  size_t capacity() const { return words.size() * sizeof(uint64_t); }
+  // Left uninitialized: an event's bytes are written before they are read.
+  explicit EventBlock(size_t bytes) : words(new uint64_t[(bytes + 7) / 8]), size((bytes + 7) / 8) {}
+  uint8_t* data() { return reinterpret_cast<uint8_t*>(words.get()); }
+  const uint8_t* data() const { return reinterpret_cast<const uint8_t*>(words.get()); }
+  size_t capacity() const { return size * sizeof(uint64_t); }
 
-  std::vector<uint64_t> words;  // 8-byte aligned, as the events' pointers need
-  size_t used = 0;
+  std::unique_ptr<uint64_t[]> words;  // 8-byte aligned, as the events' pointers need
+  size_t size;                        // in words
+  size_t used = 0;                    // in bytes
 };
 
 // SaxParser's Handler that writes the events into `blocks`. An error only

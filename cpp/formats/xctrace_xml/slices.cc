@@ -16,12 +16,18 @@ bool EndsName(uint8_t c) {
 void SliceCutter::Add(ByteSpan bytes, std::vector<Slice>& slices) {
   while (!bytes.empty()) {
     std::vector<uint8_t>& held = current_.bytes;
-    size_t take = std::min(bytes.size(), most_bytes_ - held.size());
+    if (held.capacity() < slice_bytes_) held.reserve(slice_bytes_ + kSearchPiece);
+    // Up to the least size, bytes are only held; past it, a piece at a time,
+    // each searched for a cut, so that what follows a cut is a small copy.
+    size_t room = held.size() < slice_bytes_ ? slice_bytes_ - held.size() : kSearchPiece;
+    size_t take = std::min({bytes.size(), room, most_bytes_ - held.size()});
     held.insert(held.end(), bytes.data(), bytes.data() + take);
     bytes = bytes.subspan(take);
-    // A large chunk of bytes may complete several slices.
-    while (size_t cut = FindCut()) Cut(cut, slices);
-    if (current_.bytes.size() == most_bytes_) Cut(most_bytes_, slices);
+    if (size_t cut = FindCut()) {
+      Cut(cut, slices);
+    } else if (held.size() == most_bytes_) {
+      Cut(most_bytes_, slices);
+    }
   }
 }
 
@@ -49,6 +55,7 @@ void SliceCutter::Cut(size_t at, std::vector<Slice>& slices) {
   Slice next;
   next.index = current_.index + 1;
   next.offset = current_.offset + at;
+  next.bytes.reserve(slice_bytes_ + kSearchPiece);
   next.bytes.assign(current_.bytes.begin() + static_cast<std::ptrdiff_t>(at), current_.bytes.end());
   current_.bytes.resize(at);
   slices.push_back(std::exchange(current_, std::move(next)));

@@ -34,6 +34,10 @@ class SliceCutter {
   Slice Finish();
 
  private:
+  // Bytes taken at a time once a slice holds `slice_bytes`: at most what a
+  // cut leaves to copy into the next slice.
+  static constexpr size_t kSearchPiece = 16 << 10;
+
   // Where the slice being filled can end, or 0 while it cannot yet.
   size_t FindCut();
   void Cut(size_t at, std::vector<Slice>& slices);
