@@ -7,9 +7,13 @@
 // graph of the thread the page opens on; then, for the exports, the Main
 // Thread (195 k samples at 200 MB) picked, timed to its flame graph. Reports
 // the peak resident memory of the engine's content processes (the page and
-// its worker), and what the page said of what the viewer got.
+// its worker), and what the page said of what the viewer got. Each input is
+// timed with threads off (the page served as `npm start` serves it: the
+// single-threaded core) and on (served cross-origin isolated, as
+// `npm start -- --isolated`: the threaded core where the engine has shared
+// memory); the threads column is what the page's status said it ran on.
 //   node bench/page.js [--sizes 50,200,1000] [--engines chromium,firefox,webkit]
-//                      [--bundle PATH|none] [--viewer-seconds 300]
+//                      [--bundle PATH|none] [--threads off,on] [--viewer-seconds 300]
 // Writes the result to stdout and build/bench/page.md.
 
 import { execFileSync } from 'node:child_process';
@@ -62,7 +66,7 @@ with zipfile.ZipFile(target, 'w', zipfile.ZIP_DEFLATED) as archive:
 const viewerDrawn = () => document.querySelector('#viewer iframe:not([data-bench-old])')
   ?.contentDocument?.body?.innerText.includes('Left Heavy');
 
-/** Times one input in one engine: {imported, drawn, picked?, note, thread, peak}. */
+/** Times one input in one engine: {imported, drawn, picked?, note, thread, threads, peak}. */
 async function measure(engine, origin, input, viewerSeconds) {
   const page = await engine.newPage();
   let peak = 0;
@@ -84,6 +88,7 @@ async function measure(engine, origin, input, viewerSeconds) {
     const shown = await page.evaluate(() => ({
       thread: document.getElementById('thread-select').selectedOptions[0]?.textContent,
       note: document.getElementById('viewer-note').textContent,
+      threads: document.getElementById('status').textContent.match(/Threads: ([^.\n]+)/)?.[1] ?? 'not said',
     }));
     let picked = null;
     if (input.export && drawn !== null) {
@@ -114,8 +119,13 @@ async function main() {
       engines: { type: 'string', default: ENGINES.join(',') },
       bundle: { type: 'string', default: BUNDLE },
       'viewer-seconds': { type: 'string', default: '300' },
+      threads: { type: 'string', default: 'off,on' },
     },
   });
+  const modes = values.threads.split(',').filter(Boolean);
+  for (const mode of modes) {
+    if (!['off', 'on'].includes(mode)) fail(`--threads takes off, on or both (off,on), not ${mode}`);
+  }
   const sizes = values.sizes.split(',').filter(Boolean).map(Number);
   const engines = values.engines.split(',');
   const viewerSeconds = Number(values['viewer-seconds']);
@@ -129,8 +139,10 @@ async function main() {
   if (values.bundle !== 'none' && !existsSync(values.bundle)) fail(`no bundle at ${values.bundle}`);
   const list = inputs(sizes, values.bundle);
 
-  const server = await serve({ port: 0 });
-  const origin = `http://127.0.0.1:${server.address().port}`;
+  // Threads on: the page cross-origin isolated, as `npm start -- --isolated` serves it.
+  const servers = {};
+  for (const mode of modes) servers[mode] = await serve({ port: 0, isolated: mode === 'on' });
+  const origin = (mode) => `http://127.0.0.1:${servers[mode].address().port}`;
   const mb = (bytes) => (bytes / 1048576).toFixed(0);
   const seconds = (value) => (value === null ? `> ${viewerSeconds}` : value.toFixed(1));
   const rows = [];
@@ -142,15 +154,17 @@ async function main() {
       versions.push(engine.version);
       try {
         for (const input of list) {
-          const result = await measure(engine, origin, input, viewerSeconds);
-          const after = (value) => (value === null ? `> ${viewerSeconds}` : (value - result.imported).toFixed(1));
-          const row = `| ${engine.version} | ${input.label} | ${mb(statSync(input.path).size)} | ${seconds(result.imported)} | ` +
-            `${seconds(result.drawn)} (+${after(result.drawn)}) | ${result.thread} | ` +
-            `${result.picked ? `${result.picked.thread}: ${seconds(result.picked.seconds)}` : '—'} | ${mb(result.peak)} |`;
-          rows.push(row);
-          console.log(row);
-          for (const note of [result.note, result.picked?.note]) {
-            if (note && !notes.includes(note)) notes.push(note);
+          for (const mode of modes) {
+            const result = await measure(engine, origin(mode), input, viewerSeconds);
+            const after = (value) => (value === null ? `> ${viewerSeconds}` : (value - result.imported).toFixed(1));
+            const row = `| ${engine.version} | ${input.label} | ${mb(statSync(input.path).size)} | ${mode}: ${result.threads} | ` +
+              `${seconds(result.imported)} | ${seconds(result.drawn)} (+${after(result.drawn)}) | ${result.thread} | ` +
+              `${result.picked ? `${result.picked.thread}: ${seconds(result.picked.seconds)}` : '—'} | ${mb(result.peak)} |`;
+            rows.push(row);
+            console.log(row);
+            for (const note of [result.note, result.picked?.note]) {
+              if (note && !notes.includes(note)) notes.push(note);
+            }
           }
         }
       } finally {
@@ -158,11 +172,11 @@ async function main() {
       }
     }
   } finally {
-    server.close();
+    for (const server of Object.values(servers)) server.close();
   }
   const cpu = readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown CPU';
-  const report = '| engine | input | MB | seconds to import done | to flame graph drawn (after import) | ' +
-    'thread opened | Main Thread picked: seconds to drawn | peak MB |\n|---|---|---|---|---|---|---|---|\n' +
+  const report = '| engine | input | MB | threads | seconds to import done | to flame graph drawn (after import) | ' +
+    'thread opened | Main Thread picked: seconds to drawn | peak MB |\n|---|---|---|---|---|---|---|---|---|\n' +
     `${rows.join('\n')}\n\nWhat the page said of what the viewer got:\n${notes.map((note) => `- ${note}`).join('\n')}\n\n` +
     `Machine: ${cpu}; ${versions.join(', ')}.\n`;
   writeFileSync(join(OUT, 'page.md'), report);
