@@ -16,7 +16,6 @@ bool EndsName(uint8_t c) {
 void SliceCutter::Add(ByteSpan bytes, std::vector<Slice>& slices) {
   while (!bytes.empty()) {
     std::vector<uint8_t>& held = current_.bytes;
-    if (held.capacity() < slice_bytes_) held.reserve(slice_bytes_ + kSearchPiece);
     // Up to the least size, bytes are only held; past it, a piece at a time,
     // each searched for a cut, so that what follows a cut is a small copy.
     size_t room = held.size() < slice_bytes_ ? slice_bytes_ - held.size() : kSearchPiece;

@@ -26,7 +26,9 @@ struct Slice {
 class SliceCutter {
  public:
   SliceCutter(size_t slice_bytes, size_t most_bytes)
-      : slice_bytes_(slice_bytes), most_bytes_(most_bytes) {}
+      : slice_bytes_(slice_bytes), most_bytes_(most_bytes) {
+    current_.bytes.reserve(slice_bytes_ + kSearchPiece);  // as Cut reserves each next slice
+  }
 
   // The next bytes of the document; appends the slices they complete.
   void Add(ByteSpan bytes, std::vector<Slice>& slices);
