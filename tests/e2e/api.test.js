@@ -102,6 +102,27 @@ describe('the package in a browser page', { skip: SKIP }, () => {
     assert.equal(samples, EXPORT_SAMPLES);
   });
 
+  test('a file\'s data as {size, read} is refused for the worker, unread, with what to give instead', async () => {
+    const outcome = await page.evaluate(async () => {
+      const { importTrace } = await import('/src/index.js');
+      let reads = 0;
+      const read = () => {
+        reads += 1;
+        return new Uint8Array(8);
+      };
+      const files = [{ path: 'x.trace/form.template', data: { size: 8, read } }];
+      const error = await importTrace(files).then(() => null, (reason) => reason);
+      const symbolError = await importTrace(new Uint8Array(8), { symbols: [{ path: 'App', data: { size: 8, read } }] })
+        .then(() => null, (reason) => reason);
+      return { code: error?.code, message: error?.message, symbolCode: symbolError?.code, symbolMessage: symbolError?.message, reads };
+    });
+    assert.equal(outcome.code, 'INVALID_ARGUMENT');
+    assert.match(outcome.message, /^x\.trace\/form\.template: data given as \{size, read\} is read in the calling thread; in a page, give a Blob or bytes, or import with options\.worker false$/);
+    assert.equal(outcome.symbolCode, 'INVALID_ARGUMENT');
+    assert.match(outcome.symbolMessage, /^App: data given as \{size, read\}/);
+    assert.equal(outcome.reads, 0);
+  });
+
   test('an AbortSignal cancels an import, and the worker takes the next one', async () => {
     const outcome = await page.evaluate(async () => {
       const { importTrace } = await import('/src/index.js');

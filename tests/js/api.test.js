@@ -248,6 +248,44 @@ test('a .trace folder as a list of files: only the files the importer needs are 
   assert.equal(fromBytes.profiles.length, 6);
 });
 
+test('a folder\'s files as {size, read}: read once each, only if needed, with the Blobs\' result', { skip: CORPUS_SKIP }, async () => {
+  const folder = corpusFile('axe-org__TraceUtility/TestBlock/Instruments.trace');
+  const files = await folderFiles(folder);
+  const reads = new Map();
+  const deferred = files.map(({ path, data }) => ({
+    path,
+    data: {
+      size: data.size,
+      // Bytes from one call, a promise from the next: both are taken.
+      read() {
+        reads.set(path, (reads.get(path) ?? 0) + 1);
+        const bytes = readFileSync(join(folder, path));
+        return reads.size % 2 ? bytes : Promise.resolve(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+      },
+    },
+  }));
+  const events = [];
+  const viaRead = await importTraceWithSummary(deferred, { name: 'TestBlock', onProgress: (event) => events.push(event) });
+  const viaBlobs = await importTraceWithSummary(files, { name: 'TestBlock' });
+  assert.deepEqual(viaRead, viaBlobs);
+  assert.ok(reads.size > 0 && reads.size < files.length, `${reads.size} of ${files.length} files read`);
+  assert.ok([...reads.values()].every((count) => count === 1), 'each file read once');
+  assert.ok([...reads.keys()].every((path) => /corespace\/run\d+\/core\/(stores|uniquing)\/|form\.template$/.test(path)));
+  const wantedBytes = files.filter(({ path }) => reads.has(path)).reduce((sum, { data }) => sum + data.size, 0);
+  assert.equal(events.at(-1).bytesTotal, wantedBytes);
+
+  // What read() gives must be bytes; a read that fails fails the import with its error.
+  const giving = (value) => deferred.map((file) => ({ ...file, data: { size: 1, read: () => value } }));
+  await assert.rejects(importTrace(giving('text')), /read\(\) must give a Uint8Array or ArrayBuffer/);
+  const unreadable = deferred.map((file) => ({
+    ...file, data: { size: 1, read: () => Promise.reject(new Error(`cannot read ${file.path}`)) },
+  }));
+  await assert.rejects(importTrace(unreadable), /cannot read /);
+  // Neither a size nor a read(): no data at all.
+  await assert.rejects(importTrace([{ path: 'x.trace/form.template', data: { read: () => new Uint8Array(1) } }]),
+    /must be a Uint8Array, ArrayBuffer, Blob or \{size, read\}/);
+});
+
 test('demangle() names Swift, Rust and C++ symbols in either style, and leaves other names', async () => {
   const swift = '$s15perftestexample13CPUStressWorkO13expensiveLoop14iterationCountySi_tFZ';
   assert.equal(await demangle(swift), 'static CPUStressWork.expensiveLoop(iterationCount:)');

@@ -11,6 +11,7 @@ import {
   type ImportErrorCode,
   type ImportProgress,
   type SpeedscopeFile,
+  type TraceFile,
 } from 'instrumentscope';
 
 async function convert(bytes: Uint8Array, file: Blob, stream: ReadableStream<Uint8Array>) {
@@ -38,6 +39,13 @@ async function openFolder(event: DragEvent, picked: FileList) {
   }
   const files = [...picked].map((file) => ({ path: file.webkitRelativePath, data: file }));
   return importTrace(files, { worker: false });
+}
+
+// A folder on disk in Node, each file read only if the importer needs it.
+async function fromDisk(listing: Array<{ path: string; size: number }>, readFile: (path: string) => Uint8Array) {
+  const files: TraceFile[] = listing.map(({ path, size }) => ({ path, data: { size, read: () => readFile(path) } }));
+  const symbols = [{ path: 'App', data: { size: 4, read: async () => new ArrayBuffer(4) } }];
+  return importTrace(files, { symbols });
 }
 
 // A Deep Copy pasted on a page: text in; an Allocations copy weighs bytes.
@@ -100,7 +108,7 @@ function explain(error: unknown): string {
   return String(error);
 }
 
-export { convert, explain, intervals, names, openFolder, paste, symbolicate, threads };
+export { convert, explain, fromDisk, intervals, names, openFolder, paste, symbolicate, threads };
 
 // The Firefox Profiler's file, gzipped, and read back: its threads and markers.
 async function firefox(bytes: Uint8Array) {

@@ -7,7 +7,7 @@
 // or a Deep Copy) to a speedscope or Firefox Profiler file, running the same
 // WebAssembly core as the browser; or demangles symbol names, like c++filt.
 
-import { closeSync, fstatSync, openAsBlob, openSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { open, readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -200,6 +200,13 @@ function chooseCompiler(bytes) {
   if (bytes !== undefined && bytes <= BASELINE_ONLY_MAX_BYTES) setFlagsFromString('--liftoff-only');
 }
 
+// A file on disk, read whole only if the importer asks for it. Read at once:
+// a bundle's 461 files (19 MB) read in 8 ms so, in 60 ms as Blobs of
+// fs.openAsBlob, and in 65 ms through fs.promises.readFile, a file at a time.
+function fileOnDisk(path, size) {
+  return { size, read: () => readFileSync(path) };
+}
+
 // A folder's files, each read only if the importer asks for it.
 async function folderFiles(folder) {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
@@ -207,7 +214,7 @@ async function folderFiles(folder) {
   for (const entry of entries) {
     if (!entry.isFile()) continue;
     const full = join(entry.parentPath ?? entry.path, entry.name);
-    files.push({ path: relative(folder, full).split(sep).join('/'), data: await openAsBlob(full) });
+    files.push({ path: relative(folder, full).split(sep).join('/'), data: fileOnDisk(full, statSync(full).size) });
   }
   return files;
 }
@@ -231,7 +238,7 @@ async function symbolFiles(settings = []) {
     if (info.isDirectory()) {
       for (const file of await folderFiles(path)) files.push({ ...file, path: `${name}/${file.path}`, loadAddress });
     } else {
-      files.push({ path: name, data: await openAsBlob(path), loadAddress });
+      files.push({ path: name, data: fileOnDisk(path, info.size), loadAddress });
     }
   }
   return files;

@@ -62,11 +62,22 @@ export interface EventedProfile {
   events: Array<{ type: 'O' | 'C'; frame: number; at: number }>;
 }
 
+/** A file's bytes, read only if the importer needs that file: its `size`
+ * known beforehand, `read()` called at most once, in the calling thread.
+ * For files on disk in Node, where `{size: stat.size, read: () =>
+ * fs.readFileSync(path)}` reads a bundle's files several times faster than a
+ * Blob of `fs.openAsBlob`. A page's imports run in a Worker, which a function
+ * cannot reach: there they fail with INVALID_ARGUMENT unless `worker: false`. */
+export interface DeferredData {
+  size: number;
+  read(): Uint8Array | ArrayBuffer | Promise<Uint8Array | ArrayBuffer>;
+}
+
 /** One file of a `.trace` folder. Only the files the importer needs are read. */
 export interface TraceFile {
   /** The path inside the folder, '/'-separated: "x.trace/form.template". */
   path: string;
-  data: Uint8Array | ArrayBuffer | Blob;
+  data: Uint8Array | ArrayBuffer | Blob | DeferredData;
 }
 
 /** A dropped folder: what `DataTransferItem.webkitGetAsEntry()` gives for a
@@ -145,7 +156,7 @@ export interface ImportLimits {
 export interface SymbolFile {
   /** "App.app.dSYM/Contents/Resources/DWARF/App": the last component names the binary. */
   path: string;
-  data: Uint8Array | ArrayBuffer | Blob;
+  data: Uint8Array | ArrayBuffer | Blob | DeferredData;
   /** Where the image's __TEXT was loaded, for traces that record bare
    * addresses (Xcode 14.0 and older exports) and so say nothing of images:
    * "0x104a8c000", a bigint or a number up to 2^53. Without it, bare

@@ -4,7 +4,7 @@
 // and only the facade's own copies of stream chunks cross the boundary.
 
 import { ImportError, abortError } from './errors.js';
-import { checkFileData, isBlob, isFileList, toChunks } from './input.js';
+import { checkFileData, isBlob, isDeferredData, isFileList, toChunks } from './input.js';
 
 let nextId = 1;
 const workers = new Map();  // workerURL ('' for the default) → Worker
@@ -46,13 +46,25 @@ function copyOf(bytes) {
   return new Uint8Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 }
 
+// A file's data as the worker is sent it: a Blob, which holds a copy of bytes.
+// A read() cannot cross to the worker, nor is it called on the page's thread.
+function blobOf(path, data) {
+  checkFileData(data);
+  if (isBlob(data)) return data;
+  if (isDeferredData(data)) {
+    throw new ImportError({
+      code: 'INVALID_ARGUMENT',
+      message: `${path}: data given as {size, read} is read in the calling thread; in a page, give a Blob ` +
+        'or bytes, or import with options.worker false',
+    });
+  }
+  return new Blob([data]);
+}
+
 // What the worker is sent for an input, and for streams, where chunks come from.
 function describeInput(input) {
   if (isFileList(input)) {
-    const files = input.map(({ path, data }) => {
-      checkFileData(data);
-      return { path, data: isBlob(data) ? data : new Blob([data]) };  // a Blob holds a copy
-    });
+    const files = input.map(({ path, data }) => ({ path, data: blobOf(path, data) }));
     return { message: { kind: 'files', files } };
   }
   if (isBlob(input)) return { message: { kind: 'blob', blob: input } };
@@ -68,6 +80,7 @@ export function importInWorker(input, options, name) {
   const { signal } = options;
   if (signal?.aborted) return Promise.reject(abortError(signal));
   const described = describeInput(input);
+  const symbols = options.symbols?.map(({ path, data, loadAddress }) => ({ path, data: blobOf(path, data), loadAddress }));
   return new Promise((resolve, reject) => {
     const id = nextId++;
     const target = ownWorker(options.workerURL);
@@ -135,8 +148,7 @@ export function importInWorker(input, options, name) {
           threads: options.threads,
           keep: options.keep,
           output: options.output,
-          symbols: options.symbols?.map(({ path, data, loadAddress }) => (
-            { path, data: isBlob(data) ? data : new Blob([data]), loadAddress })),
+          symbols,
           wasmURL: options.wasmURL ? String(options.wasmURL) : undefined,
           wasmBinary: options.wasmBinary,  // copied by postMessage, not transferred
         },
