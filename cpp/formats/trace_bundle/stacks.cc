@@ -3,19 +3,14 @@
 namespace instrumentscope::trace_bundle {
 
 Result<StackId> CoreStacks::Stack(uint64_t stack_ref) {
-  if (stack_ref == kNoStack) return kEmptyStack;
-  auto cached = stacks_.find(stack_ref);
-  if (cached != stacks_.end()) return cached->second;
+  if (std::optional<StackId> known = Known(stack_ref)) return *known;
 
   const Uniquer* arrays;
   ASSIGN_OR_RETURN(arrays, references_.Arrays());
   parts_.clear();
   Status read = arrays->AppendArray(stack_ref, &parts_, max_frames_);
   if (!read.ok()) return TooDeep(read);
-  if (parts_.empty()) {
-    stacks_.emplace(stack_ref, kEmptyStack);
-    return kEmptyStack;
-  }
+  if (parts_.empty()) return Remember(stack_ref, kEmptyStack);
   FrameNamer::Process* process;
   ASSIGN_OR_RETURN(process, ProcessOf(parts_.back() >> 32));
   // The parts list addresses leaf first. The root-side part is shared by
@@ -31,9 +26,7 @@ Result<StackId> CoreStacks::Stack(uint64_t stack_ref) {
   AppendFrames(*process, 0, &leaf_frames_);
   StackId root;
   ASSIGN_OR_RETURN(root, RootStack(*process, *arrays, parts_.back()));
-  StackId stack = builder_.InternFrames(root, leaf_frames_);
-  stacks_.emplace(stack_ref, stack);
-  return stack;
+  return Remember(stack_ref, builder_.InternFrames(root, leaf_frames_));
 }
 
 Result<FrameNamer::Process*> CoreStacks::ProcessOf(uint64_t process_ref) {
@@ -61,9 +54,10 @@ void CoreStacks::AppendFrames(FrameNamer::Process& process, size_t first,
 Result<StackId> CoreStacks::RootStack(FrameNamer::Process& process, const Uniquer& arrays,
                                       uint64_t part) {
   if (!leaf_frames_.empty()) {
-    auto found = root_parts_.find(part);
-    if (found != root_parts_.end() && found->second.addresses <= max_frames_ - addresses_.size()) {
-      return found->second.stack;
+    uint32_t found = root_part_index_.Find(part);
+    if (found != IntegerMap::kNoValue &&
+        root_parts_[found].addresses <= max_frames_ - addresses_.size()) {
+      return root_parts_[found].stack;
     }
   }
   size_t leaf_side = addresses_.size();
@@ -77,7 +71,9 @@ Result<StackId> CoreStacks::RootStack(FrameNamer::Process& process, const Unique
   std::vector<FrameId> root_frames;
   AppendFrames(process, leaf_side, &root_frames);
   StackId root = builder_.InternFrames(kEmptyStack, root_frames);
-  root_parts_.emplace(part, RootPart{root, addresses_.size() - leaf_side});
+  if (root_part_index_.Insert(part, static_cast<uint32_t>(root_parts_.size())).second) {
+    root_parts_.push_back(RootPart{root, addresses_.size() - leaf_side});
+  }
   return root;
 }
 

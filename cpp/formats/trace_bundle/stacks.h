@@ -9,9 +9,9 @@
 
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
+#include "base/integer_map.h"
 #include "base/status.h"
 #include "formats/trace_bundle/form_template.h"
 #include "formats/trace_bundle/frames.h"
@@ -40,8 +40,8 @@ class CoreStacks {
   // The stack of a reference Stack() has made before, else nullopt.
   std::optional<StackId> Known(uint64_t stack_ref) const {
     if (stack_ref == kNoStack) return kEmptyStack;
-    auto cached = stacks_.find(stack_ref);
-    return cached == stacks_.end() ? std::nullopt : std::optional<StackId>(cached->second);
+    uint32_t known = stack_index_.Find(stack_ref);
+    return known == IntegerMap::kNoValue ? std::nullopt : std::optional<StackId>(stacks_[known]);
   }
 
  private:
@@ -60,6 +60,11 @@ class CoreStacks {
   Result<StackId> RootStack(FrameNamer::Process& process, const Uniquer& arrays, uint64_t part);
   // A depth limit reached while reading arrays, said as the frame limit.
   Status TooDeep(const Status& status) const;
+  StackId Remember(uint64_t stack_ref, StackId stack) {
+    stack_index_.Insert(stack_ref, static_cast<uint32_t>(stacks_.size()));
+    stacks_.push_back(stack);
+    return stack;
+  }
 
   uint32_t run_;
   RunReferences& references_;
@@ -67,8 +72,11 @@ class CoreStacks {
   FrameNamer& frames_;
   ProfileBuilder& builder_;
   uint64_t max_frames_;
-  std::unordered_map<uint64_t, StackId> stacks_;       // stack ref → stack
-  std::unordered_map<uint64_t, RootPart> root_parts_;  // a stack's last part → its stack
+  // Flat maps, not std::unordered_map: every row asks for its stack.
+  IntegerMap stack_index_;       // stack ref → its index in stacks_
+  std::vector<StackId> stacks_;  // kEmptyStack too, which IntegerMap cannot hold
+  IntegerMap root_part_index_;   // a stack's last part → its index in root_parts_
+  std::vector<RootPart> root_parts_;
   // Scratch, kept to avoid allocations per stack.
   std::vector<uint64_t> parts_;
   std::vector<uint64_t> addresses_;
