@@ -17,6 +17,8 @@ namespace instrumentscope::speedscope {
 
 // FileFormat.Frame: name, and file and line when known.
 nlohmann::json FrameJson(const Frame& frame);
+// The same frame written as DumpJson(FrameJson(frame)) gives it, byte for byte.
+void WriteFrameJson(const Frame& frame, PieceWriter& out);
 
 // The most the writer keeps of the texts of stacks it has written, to copy
 // them when they come again; past it, stacks are put together again each

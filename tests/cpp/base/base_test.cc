@@ -2,6 +2,7 @@
 
 #include "base/byte_reader.h"
 #include "base/checked_math.h"
+#include "base/identifiers.h"
 #include "base/integer_map.h"
 #include "base/paged_vector.h"
 #include "base/status.h"
@@ -158,6 +159,16 @@ TEST_CASE("IntegerMap finds what it holds, through growth and colliding keys") {
   CHECK(map.Find(0) == 7);
   CHECK(map.Find(1) == IntegerMap::kNoValue);
   CHECK(map.Find(UINT64_MAX) == IntegerMap::kNoValue);
+}
+
+TEST_CASE("HexAddress writes lowercase hex after 0x, which ParseHexAddress reads back") {
+  CHECK(HexAddress(0) == "0x0");
+  CHECK(HexAddress(0x1b40f8) == "0x1b40f8");
+  CHECK(HexAddress(0x7FF8174DF51Full) == "0x7ff8174df51f");
+  CHECK(HexAddress(UINT64_MAX) == "0xffffffffffffffff");
+  for (uint64_t address : {uint64_t{1}, uint64_t{0xABCDEF}, uint64_t{1} << 63}) {
+    CHECK(ParseHexAddress(HexAddress(address)) == address);
+  }
 }
 
 }  // namespace

@@ -3,10 +3,12 @@
 #include <catch2/catch.hpp>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "base/json.h"
 #include "model/profile_builder.h"
 
 namespace instrumentscope::speedscope {
@@ -137,6 +139,37 @@ TEST_CASE("Stacks past the kept texts are written as those kept") {
   }
   expected += ']';
   CHECK(text.find(expected) != std::string::npos);
+}
+
+TEST_CASE("A frame is written as DumpJson(FrameJson()) gives it, whatever its text") {
+  const std::string texts[] = {
+      "main",
+      "",
+      "0x1b40f8",
+      "say \"hi\" \\ there",
+      "tab\tnew\nline\rback\bfeed\f",
+      std::string("nul\0and\x01\x1f\x7f", 13),
+      "Swift.Array<Élan> — 日本 😀",
+      "bad \xff\xfe utf-8 \xc3",
+      "cut \xe6\x97",
+  };
+  for (const std::string& name : texts) {
+    for (const std::string& file : {std::string(), std::string("/usr/lib/dyld"), name}) {
+      for (std::optional<uint32_t> line : {std::optional<uint32_t>(), std::optional<uint32_t>(0),
+                                           std::optional<uint32_t>(UINT32_MAX)}) {
+        Frame frame;
+        frame.name = name;
+        frame.file = file;
+        frame.line = line;
+        std::string written = Joined([&frame](const JsonSink& sink) {
+          PieceWriter out(sink);
+          WriteFrameJson(frame, out);
+          return out.Flush();
+        });
+        REQUIRE(written == DumpJson(FrameJson(frame)));
+      }
+    }
+  }
 }
 
 TEST_CASE("A sink that says stop gets nothing more") {
