@@ -87,8 +87,7 @@ FrameId ProfileBuilder::InternFrame(const FrameDesc& desc) {
       frame_key_.append(function);
     }
   }
-  auto [entry, inserted] =
-      frame_index_.try_emplace(frame_key_, static_cast<FrameId>(frames_.size()));
+  auto [id, inserted] = frame_index_.Insert(frame_key_, static_cast<FrameId>(frames_.size()));
   if (inserted) {
     Frame frame;
     frame.name = std::string(desc.name);
@@ -100,11 +99,10 @@ FrameId ProfileBuilder::InternFrame(const FrameDesc& desc) {
     if (desc.folded) frame.folded = *desc.folded;
     frames_.push_back(std::move(frame));
     frame_has_source_.push_back(!desc.source_file.empty());
-    return entry->second;
+    return id;
   }
   // One frame stands for the whole function, so it keeps the lowest line seen
   // in its source file: the closest to where the function starts.
-  FrameId id = entry->second;
   if (desc.source_file.empty()) return id;
   Frame& frame = frames_[id];
   if (!frame_has_source_[id]) {

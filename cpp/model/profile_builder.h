@@ -19,6 +19,7 @@
 #include "base/integer_map.h"
 #include "base/paged_vector.h"
 #include "base/status.h"
+#include "base/text_index.h"
 #include "model/profile.h"
 #include "model/warning_codes.h"
 
@@ -283,7 +284,7 @@ class ProfileBuilder {
 
   std::vector<Frame> frames_;
   std::vector<bool> frame_has_source_;
-  std::unordered_map<std::string, FrameId> frame_index_;
+  TextIndex frame_index_;
   std::string frame_key_;  // scratch, to avoid an allocation per lookup
   std::vector<CodeImage> images_;
   std::unordered_map<std::string, ImageId> image_index_;

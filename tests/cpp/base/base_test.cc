@@ -1,4 +1,6 @@
 #include <catch2/catch.hpp>
+#include <string>
+#include <vector>
 
 #include "base/byte_reader.h"
 #include "base/checked_math.h"
@@ -6,6 +8,7 @@
 #include "base/integer_map.h"
 #include "base/paged_vector.h"
 #include "base/status.h"
+#include "base/text_index.h"
 
 namespace instrumentscope {
 namespace {
@@ -159,6 +162,26 @@ TEST_CASE("IntegerMap finds what it holds, through growth and colliding keys") {
   CHECK(map.Find(0) == 7);
   CHECK(map.Find(1) == IntegerMap::kNoValue);
   CHECK(map.Find(UINT64_MAX) == IntegerMap::kNoValue);
+}
+
+TEST_CASE("TextIndex keeps the first value of each key, through growth, byte for byte") {
+  TextIndex index;
+  CHECK(index.Insert("", 5) == std::make_pair(uint32_t{5}, true));
+  CHECK(index.Insert("", 6) == std::make_pair(uint32_t{5}, false));
+  // Keys that differ only past eight bytes, by a trailing zero byte, or by length.
+  std::vector<std::string> keys;
+  for (uint32_t i = 0; i < 40000; ++i) keys.push_back("frame name\0image " + std::to_string(i));
+  keys.push_back(std::string("12345678", 8));
+  keys.push_back(std::string("12345678\0", 9));
+  keys.push_back(std::string("1234567", 7));
+  keys.push_back(std::string(1 << 16, 'x'));
+  for (uint32_t i = 0; i < keys.size(); ++i) REQUIRE(index.Insert(keys[i], i).second);
+  CHECK(index.size() == 1 + keys.size());
+  for (uint32_t i = 0; i < keys.size(); ++i) {
+    REQUIRE(index.Insert(keys[i], 999999) == std::make_pair(i, false));
+  }
+  CHECK(index.Insert("", 7).first == 5);
+  CHECK(index.Insert("frame name", 8).second);
 }
 
 TEST_CASE("HexAddress writes lowercase hex after 0x, which ParseHexAddress reads back") {
