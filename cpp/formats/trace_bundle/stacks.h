@@ -60,6 +60,7 @@ class CoreStacks {
   Result<StackId> RootStack(FrameNamer::Process& process, const Uniquer& arrays, uint64_t part);
   // A depth limit reached while reading arrays, said as the frame limit.
   Status TooDeep(const Status& status) const;
+  // Keeps `stack` as the stack of `stack_ref`, and returns it.
   StackId Remember(uint64_t stack_ref, StackId stack) {
     stack_index_.Insert(stack_ref, static_cast<uint32_t>(stacks_.size()));
     stacks_.push_back(stack);
