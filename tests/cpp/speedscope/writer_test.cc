@@ -148,7 +148,7 @@ TEST_CASE("A frame is written as DumpJson(FrameJson()) gives it, whatever its te
       "0x1b40f8",
       "say \"hi\" \\ there",
       "tab\tnew\nline\rback\bfeed\f",
-      std::string("nul\0and\x01\x1f\x7f", 13),
+      std::string("nul\0and\x01\x1f\x7f", 10),
       "Swift.Array<Élan> — 日本 😀",
       "bad \xff\xfe utf-8 \xc3",
       "cut \xe6\x97",
