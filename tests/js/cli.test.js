@@ -1,7 +1,7 @@
 // The instrumentscope CLI (package.json bin), run as people run it.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
@@ -126,6 +126,31 @@ test('bad input: a non-zero exit and a one-line reason', async () => {
   const missing = await run(join(ROOT, 'no-such-file.xml'));
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /no-such-file\.xml: no such file\n$/);
+});
+
+test('a file of several chunks reads as standard input does; cut short, it fails at its line', { skip: CORPUS_SKIP }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'instrumentscope-'));
+  try {
+    // 10 MB: the CLI reads a file 4 MiB at a time, the next chunk while the core takes one.
+    const grown = join(dir, 'grown.xml');
+    await promisify(execFile)('node', [join(ROOT, 'bench/grow-export.js'), corpusFile(`${JMH}/time-profile.xml`), grown, '10']);
+    const fromFile = await run(grown, '--list');
+    assert.equal(fromFile.code, 0, fromFile.stderr);
+    const { stdout: fromStdin } = await promisify(execFile)('bash', ['-c', `node ${CLI} - --list < ${grown}`],
+      { maxBuffer: 1 << 24 });
+    assert.equal(fromFile.stdout, fromStdin);
+    assert.match(fromFile.stdout, /samples/);
+
+    // Cut inside its second chunk: the import fails there, and the reading stops cleanly.
+    const cut = join(dir, 'cut.xml');
+    writeFileSync(cut, readFileSync(grown).subarray(0, 6 << 20));
+    const failed = await run(cut, '-o', join(dir, 'out.json'));
+    assert.equal(failed.code, 1);
+    assert.match(failed.stderr, /cut\.xml: XML_SYNTAX: .*, line \d+, byte 6291456\)\n$/);
+    assert.equal(existsSync(join(dir, 'out.json')), false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a reader that stops early is no error', { skip: CORPUS_SKIP }, async () => {
