@@ -79,8 +79,9 @@ function describeInput(input) {
 export function importInWorker(input, options, name) {
   const { signal } = options;
   if (signal?.aborted) return Promise.reject(abortError(signal));
-  const described = describeInput(input);
+  // Symbols first: a refused one must not leave the input's stream opened.
   const symbols = options.symbols?.map(({ path, data, loadAddress }) => ({ path, data: blobOf(path, data), loadAddress }));
+  const described = describeInput(input);
   return new Promise((resolve, reject) => {
     const id = nextId++;
     const target = ownWorker(options.workerURL);
