@@ -5,8 +5,9 @@
 // one per core), and libxml2's own streaming pass (xmllint --stream --noout,
 // the floor), on exports grown from the corpus (bench/grow-export.js) and on
 // the largest corpus bundles. Says whether the threaded core's import of each
-// export meets the target (at most xmllint's time, and peak memory at most half
-// the file), and whether the largest bundle's does (at most 1.0 s).
+// export meets the target (at most xmllint's time, the two timed in turn, and
+// peak memory at most half the file), and whether the largest bundle's does
+// (at most 1.0 s).
 // On the exports, the Firefox Profiler output too (--format firefox), whose
 // peak memory is to stay within the speedscope path's: compared in the native
 // build, where the peak is the data's; under Node it also holds the code V8
@@ -102,13 +103,34 @@ function demanglingRows(show) {
   return met;
 }
 
-/** The fastest of `runs` runs, with the largest peak memory seen. */
-function best(command, args, runs) {
-  const results = Array.from({ length: runs }, () => measure(command, args));
+/** The fastest of `results`' times, with the largest peak memory seen. */
+function fastest(results) {
   return {
     seconds: Math.min(...results.map((result) => result.seconds)),
     bytes: Math.max(...results.map((result) => result.bytes)),
   };
+}
+
+/** The fastest of `runs` runs, with the largest peak memory seen. */
+function best(command, args, runs) {
+  return fastest(Array.from({ length: runs }, () => measure(command, args)));
+}
+
+/**
+ * best() of each of two commands, their runs taken in turn (a, b, a, b, …):
+ * this shared machine's speed drifts from one minute to the next, and two
+ * commands timed a minute apart would carry that drift into their ratio. Also
+ * the lowest and highest ratio of one turn's second time to its first.
+ */
+function bestInTurn([command, args], [otherCommand, otherArgs], runs) {
+  const first = [];
+  const second = [];
+  for (let i = 0; i < runs; i++) {
+    first.push(measure(command, args));
+    second.push(measure(otherCommand, otherArgs));
+  }
+  const ratios = first.map((result, i) => second[i].seconds / result.seconds);
+  return [fastest(first), fastest(second), [Math.min(...ratios), Math.max(...ratios)]];
 }
 
 function sizeOf(path) {
@@ -156,7 +178,9 @@ function main() {
     if (!existsSync(file)) execFileSync('node', [join(ROOT, 'bench', 'grow-export.js'), SEED, file, String(size)], { stdio: 'ignore' });
     const name = `export, ${size} MB`;
     const bytes = statSync(file).size;
-    const floor = best('xmllint', ['--stream', '--noout', file], runs);
+    // The target's two sides, timed in turn.
+    const [floor, threaded, turns] = bestInTurn(['xmllint', ['--stream', '--noout', file]],
+      ['node', [CLI, file, '-o', '/dev/null']], runs);
     show(row(name, bytes, 'xmllint --stream', floor));
     show(row(name, bytes, 'native, --threads 1', best(NATIVE, [file, '--threads', '1', '-o', '/dev/null'], runs)));
     const speedscope = best(NATIVE, [file, '-o', '/dev/null'], runs);
@@ -165,9 +189,9 @@ function main() {
     show(row(name, bytes, 'native, --format firefox', firefox));
     if (firefox.bytes > speedscope.bytes * (1 + FIREFOX_MEMORY_MARGIN)) firefoxOver.push(name);
     show(row(name, bytes, 'wasm (CLI), --no-threads', best('node', [CLI, file, '--no-threads', '-o', '/dev/null'], runs)));
-    const threaded = best('node', [CLI, file, '-o', '/dev/null'], runs);
     show(row(name, bytes, 'wasm (CLI), threads', threaded));
-    ratios.push(`${name}: ${(threaded.seconds / floor.seconds).toFixed(2)}× xmllint`);
+    ratios.push(`${name}: ${(threaded.seconds / floor.seconds).toFixed(2)}× xmllint ` +
+      `(turn by turn ${turns.map((ratio) => ratio.toFixed(2)).join('–')}×)`);
     memory.push(`${name}: ${mb(threaded.bytes).toFixed(0)} MB, ${mb(threaded.bytes - own).toFixed(0)} MB above the ` +
       `CLI's own ${mb(own).toFixed(0)} MB, ${((threaded.bytes - own) / bytes).toFixed(2)}× the file`);
     show(row(name, bytes, 'wasm (CLI), --format firefox',
