@@ -5,8 +5,7 @@
 namespace instrumentscope::xctrace_xml {
 
 DocumentReader::DocumentReader(ProfileBuilder& builder, const ImportOptions& options)
-    : builder_(builder),
-      options_(options),
+    : options_(options),
       cells_(builder, options.limits, error_),
       rows_(builder, cells_.threads(), cells_.texts(), error_, options.intervals) {}
 

@@ -83,7 +83,6 @@ class DocumentReader {
   void EndNode();
   void EndSchema();
 
-  ProfileBuilder& builder_;
   const ImportOptions& options_;
   FirstError error_;
   CellValues cells_;
