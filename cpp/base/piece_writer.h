@@ -3,11 +3,15 @@
 #ifndef INSTRUMENTSCOPE_BASE_PIECE_WRITER_H_
 #define INSTRUMENTSCOPE_BASE_PIECE_WRITER_H_
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
+
+#include "base/json.h"
 
 namespace instrumentscope {
 
@@ -35,6 +39,20 @@ class PieceWriter {
   void Append(char c) {
     if (used_ == kJsonPieceBytes) Flush();
     buffer_[used_++] = c;
+  }
+  // `text` as a JSON string, the bytes DumpJson writes: printable ASCII
+  // without quotes or backslashes as it is (frame names, by the hundred
+  // thousand), anything else through nlohmann_json's escaping.
+  void AppendJsonString(std::string_view text) {
+    bool plain = std::all_of(text.begin(), text.end(),
+                             [](char c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; });
+    if (!plain) {
+      Append(DumpJson(std::string(text)));
+      return;
+    }
+    Append('"');
+    Append(text);
+    Append('"');
   }
   template <typename Integer>
   void AppendNumber(Integer value) {

@@ -84,7 +84,7 @@ class ProcessedWriter {
     out_.Append(key);
     out_.Append("\":");
   }
-  void Text(std::string_view text) { out_.Append(DumpJson(std::string(text))); }
+  void Text(std::string_view text) { out_.AppendJsonString(text); }
 
   // A column of `count` values, "key":[v0,v1,…], each written by `value(i)`.
   template <typename Value>

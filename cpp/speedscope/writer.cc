@@ -1,6 +1,5 @@
 #include "speedscope/writer.h"
 
-#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstring>
@@ -156,31 +155,13 @@ nlohmann::json FrameJson(const Frame& frame) {
   return object;
 }
 
-namespace {
-
-// A JSON string as DumpJson writes it: printable ASCII without quotes or
-// backslashes as it is, anything else through nlohmann_json's escaping.
-void WriteJsonString(std::string_view text, PieceWriter& out) {
-  bool plain = std::all_of(text.begin(), text.end(),
-                           [](char c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; });
-  if (!plain) {
-    out.Append(DumpJson(std::string(text)));
-    return;
-  }
-  out.Append('"');
-  out.Append(text);
-  out.Append('"');
-}
-
-}  // namespace
-
 void WriteFrameJson(const Frame& frame, PieceWriter& out) {
   // FrameJson's members in its order (nlohmann_json sorts them), written
   // without making the object: a bundle has a hundred thousand frames.
   char before = '{';
   if (!frame.file.empty()) {
     out.Append("{\"file\":");
-    WriteJsonString(frame.file, out);
+    out.AppendJsonString(frame.file);
     before = ',';
   }
   if (frame.line) {
@@ -191,7 +172,7 @@ void WriteFrameJson(const Frame& frame, PieceWriter& out) {
   }
   out.Append(before);
   out.Append("\"name\":");
-  WriteJsonString(frame.name, out);
+  out.AppendJsonString(frame.name);
   out.Append('}');
 }
 
