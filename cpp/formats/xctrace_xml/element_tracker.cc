@@ -77,7 +77,8 @@ void ElementTracker::Characters(const xmlChar* text, int length) {
   text_.append(reinterpret_cast<const char*>(text), static_cast<size_t>(length));
 }
 
-void ElementTracker::Start(const xmlChar* localname, const Attributes& attributes) {
+void ElementTracker::Start(const xmlChar* localname, const Attributes& attributes,
+                           std::optional<uint64_t> ref) {
   if (!status_.ok()) return;
   if (++element_count_ > limits_.max_xml_elements) {
     Fail(Status(ErrorCode::kLimitExceeded, "more than " + std::to_string(limits_.max_xml_elements) +
@@ -88,7 +89,7 @@ void ElementTracker::Start(const xmlChar* localname, const Attributes& attribute
     if (stack_.size() + ++skip_nesting_ >= limits_.max_xml_depth) Fail(DepthError());
     return;
   }
-  StartElement(localname, attributes);
+  StartElement(localname, attributes, ref);
 }
 
 void ElementTracker::End() {
@@ -100,7 +101,8 @@ void ElementTracker::End() {
   EndElement();
 }
 
-void ElementTracker::StartElement(const xmlChar* localname, const Attributes& attributes) {
+void ElementTracker::StartElement(const xmlChar* localname, const Attributes& attributes,
+                                  std::optional<uint64_t> ref) {
   uint32_t name_id = name_ids_.Find(reinterpret_cast<uintptr_t>(localname));
   if (name_id == IntegerMap::kNoValue) {
     name_id = InternName(AsView(localname));
@@ -122,7 +124,11 @@ void ElementTracker::StartElement(const xmlChar* localname, const Attributes& at
   if (stack_.size() <= 2) context_lines_[stack_.size() - 1] = where_().line;
 
   if (region_ == Content::kValues) {
-    StartValue(stack_.back(), attributes);
+    if (!ref) {
+      StartValue(stack_.back(), attributes);
+    } else if (!InsideRef()) {
+      ResolveRef(stack_.back(), *ref);
+    }
     return;
   }
   Content content = reader_.Start(stack_, attributes);
@@ -168,13 +174,16 @@ void ElementTracker::EndElement() {
   text_.clear();
 }
 
-void ElementTracker::StartValue(OpenElement& open, const Attributes& attributes) {
+bool ElementTracker::InsideRef() {
   const OpenElement& parent = stack_[stack_.size() - 2];
-  if (parent.is_ref) {
-    Fail(Status(ErrorCode::kXmlBadStructure,
-                "<" + std::string(AsView(parent.name)) + " ref> has content; refs are empty"));
-    return;
-  }
+  if (!parent.is_ref) return false;
+  Fail(Status(ErrorCode::kXmlBadStructure,
+              "<" + std::string(AsView(parent.name)) + " ref> has content; refs are empty"));
+  return true;
+}
+
+void ElementTracker::StartValue(OpenElement& open, const Attributes& attributes) {
+  if (InsideRef()) return;
   std::optional<std::string_view> id_text, ref_text;
   for (int i = 0; i < attributes.size(); ++i) {
     if (attributes.NameIs(i, "id")) {
@@ -184,7 +193,13 @@ void ElementTracker::StartValue(OpenElement& open, const Attributes& attributes)
     }
   }
   if (ref_text) {
-    ResolveRef(open, *ref_text);
+    auto ref = ParseDecimal<uint64_t>(*ref_text);
+    if (!ref) {
+      Fail(Status(ErrorCode::kXmlBadValue,
+                  "ref=\"" + std::string(*ref_text) + "\" is not a number"));
+      return;
+    }
+    ResolveRef(open, *ref);
     return;
   }
   if (id_text) {
@@ -200,24 +215,19 @@ void ElementTracker::StartValue(OpenElement& open, const Attributes& attributes)
   ReaderFailed();
 }
 
-void ElementTracker::ResolveRef(OpenElement& open, std::string_view ref_text) {
-  auto ref = ParseDecimal<uint64_t>(ref_text);
-  if (!ref) {
-    Fail(Status(ErrorCode::kXmlBadValue, "ref=\"" + std::string(ref_text) + "\" is not a number"));
-    return;
-  }
-  Value value = ids_.Find(*ref);
+void ElementTracker::ResolveRef(OpenElement& open, uint64_t ref) {
+  Value value = ids_.Find(ref);
   if (value.value_class == ValueClass::kUndefined) {
     Fail(Status(ErrorCode::kXmlDanglingRef, "<" + std::string(AsView(open.name)) + " ref=\"" +
-                                                std::to_string(*ref) +
+                                                std::to_string(ref) +
                                                 "\"/> names no earlier element with id=\"" +
-                                                std::to_string(*ref) + "\" in this <node>"));
+                                                std::to_string(ref) + "\" in this <node>"));
     return;
   }
   // xctrace refers to an element only by its own name: <frame ref> to a <frame>.
   if (value.element != open.name_id) {
     Fail(Status(ErrorCode::kXmlRefMismatch, "<" + std::string(AsView(open.name)) + " ref=\"" +
-                                                std::to_string(*ref) + "\"/> names a <" +
+                                                std::to_string(ref) + "\"/> names a <" +
                                                 element_names_[value.element] + ">, not a <" +
                                                 std::string(AsView(open.name)) + ">"));
     return;

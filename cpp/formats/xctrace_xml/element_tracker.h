@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -35,8 +36,18 @@ class ElementTracker {
   ElementTracker(const ElementTracker&) = delete;
   ElementTracker& operator=(const ElementTracker&) = delete;
 
-  // SaxParser's Handler.
-  void Start(const xmlChar* localname, const Attributes& attributes);
+  // SaxParser's Handler (Start, End, Characters, Fail, failed).
+  void Start(const xmlChar* localname, const Attributes& attributes) {
+    Start(localname, attributes, std::nullopt);
+  }
+  // Whether the elements starting now are a row's values (Content::kValues),
+  // which StartRef can take.
+  bool in_values() const { return region_ == Content::kValues; }
+  // As Start, in a row's values, for a start tag whose one attribute is
+  // ref="`ref`", already read as a number (ReplayEvents: most values are so).
+  void StartRef(const xmlChar* localname, uint64_t ref) {
+    Start(localname, Attributes(nullptr, 0), ref);
+  }
   void End();
   void Characters(const xmlChar* text, int length);
   // Keeps the first error, located.
@@ -53,13 +64,18 @@ class ElementTracker {
   uint32_t context_line(size_t depth) const { return context_lines_[depth]; }
 
  private:
-  void StartElement(const xmlChar* localname, const Attributes& attributes);
+  // `ref`: the value of the start tag's one attribute, ref=, when it was read already.
+  void Start(const xmlChar* localname, const Attributes& attributes, std::optional<uint64_t> ref);
+  void StartElement(const xmlChar* localname, const Attributes& attributes,
+                    std::optional<uint64_t> ref);
   // The name_id of `name`, numbered in the order first seen; kNoValue past the limit.
   uint32_t InternName(std::string_view name);
   void EndElement();
   // The elements inside a <row> that is read (Content::kValues).
   void StartValue(OpenElement& open, const Attributes& attributes);
-  void ResolveRef(OpenElement& open, std::string_view ref_text);
+  // Fails when the element around the one just started is a ref, which holds nothing.
+  bool InsideRef();
+  void ResolveRef(OpenElement& open, uint64_t ref);
   void EndValue(const OpenElement& open);
 
   // Fails with the reader's error, if it met one.

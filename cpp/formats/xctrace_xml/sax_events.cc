@@ -1,7 +1,10 @@
 #include "formats/xctrace_xml/sax_events.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
+#include <optional>
+#include <string_view>
 #include <utility>
 
 #include "formats/xctrace_xml/element_tracker.h"
@@ -9,11 +12,12 @@
 namespace instrumentscope::xctrace_xml {
 namespace {
 
-enum EventKind : uint8_t { kStart, kEnd, kText };
+enum EventKind : uint8_t { kStart, kEnd, kText, kRefLeaf };
 
 // Every event starts with this; a start tag's name and its attributes (SAX2's
 // five pointers each, the values pointing into the event) follow it, then the
-// values' bytes; a text's bytes follow it.
+// values' bytes; a text's bytes follow it; a ref leaf's name, its ref as a
+// number.
 struct EventHeader {
   uint8_t kind;
   uint32_t size;   // the whole event's bytes, a multiple of 8
@@ -26,6 +30,22 @@ constexpr size_t kPointerBytes = sizeof(const xmlChar*);
 
 constexpr size_t RoundUp8(size_t bytes) {
   return (bytes + 7) & ~size_t{7};
+}
+
+// An empty element's end is reported after its "/>".
+constexpr uint64_t kEmptyElementEndBytes = 2;
+
+// A ref written as plain decimal digits, as xctrace writes them, which
+// std::to_chars writes back the same; nullopt for anything else.
+std::optional<uint64_t> PlainDecimal(std::string_view text) {
+  if (text.empty() || text.size() > 18 || (text[0] == '0' && text.size() > 1)) return std::nullopt;
+  uint64_t value = 0;
+  for (char c : text) {
+    auto digit = static_cast<unsigned>(c - '0');
+    if (digit > 9) return std::nullopt;
+    value = value * 10 + digit;
+  }
+  return value;
 }
 
 }  // namespace
@@ -46,7 +66,24 @@ uint8_t* EventRecorder::WriteHeader(uint8_t kind, size_t bytes, uint32_t count) 
   return at + kHeaderBytes;
 }
 
+bool EventRecorder::RefLeaf(const xmlChar* localname, const Attributes& attributes) {
+  if (attributes.size() != 1 || !attributes.NameIs(0, "ref") || !parser_->AtEmptyElementEnd()) {
+    return false;
+  }
+  std::optional<uint64_t> ref = PlainDecimal(attributes.raw_value(0));
+  if (!ref) return false;
+  uint8_t* at = WriteHeader(kRefLeaf, kHeaderBytes + 2 * sizeof(uint64_t), 0);
+  if (!at) return true;
+  std::memcpy(at, &localname, kPointerBytes);
+  std::memcpy(at + sizeof(uint64_t), &*ref, sizeof(uint64_t));
+  // libxml2 reports the end next, once it has read the "/>".
+  end_implied_ = true;
+  return true;
+}
+
 void EventRecorder::Start(const xmlChar* localname, const Attributes& attributes) {
+  if (end_implied_) failed_ = true;  // never so: libxml2 reports the end next
+  if (RefLeaf(localname, attributes)) return;
   auto count = static_cast<size_t>(attributes.size());
   size_t values = 0;
   for (size_t i = 0; i < count; ++i) values += attributes.raw_value(static_cast<int>(i)).size();
@@ -71,16 +108,44 @@ void EventRecorder::Start(const xmlChar* localname, const Attributes& attributes
 }
 
 void EventRecorder::End() {
+  if (end_implied_) {
+    end_implied_ = false;
+    return;
+  }
   WriteHeader(kEnd, kHeaderBytes, 0);
 }
 
 void EventRecorder::Characters(const xmlChar* text, int length) {
+  if (end_implied_) failed_ = true;  // never so: libxml2 reports the end next
   auto bytes = static_cast<size_t>(length);
   uint8_t* at = WriteHeader(kText, RoundUp8(kHeaderBytes + bytes), static_cast<uint32_t>(bytes));
   if (at) std::memcpy(at, text, bytes);
 }
 
 namespace {
+
+const xmlChar kRefName[] = {'r', 'e', 'f', 0};
+
+// As the start tag and end tag it stands for.
+void ReplayRefLeaf(const uint8_t* body, ElementTracker& tracker, XmlLocation& where) {
+  const xmlChar* name;
+  uint64_t ref;
+  std::memcpy(&name, body, kPointerBytes);
+  std::memcpy(&ref, body + sizeof(uint64_t), sizeof(uint64_t));
+  if (tracker.in_values()) {
+    tracker.StartRef(name, ref);
+  } else {
+    // The attribute as written: the ref's plain digits.
+    char digits[20];
+    char* end = std::to_chars(digits, digits + sizeof(digits), ref).ptr;
+    const auto* text = reinterpret_cast<const xmlChar*>(digits);
+    const xmlChar* attribute[5] = {kRefName, nullptr, nullptr, text, text + (end - digits)};
+    tracker.Start(name, Attributes(attribute, 1));
+  }
+  if (tracker.failed()) return;
+  where.offset += kEmptyElementEndBytes;
+  tracker.End();
+}
 
 void ReplayBlock(const EventBlock& block, const LocationShift& shift, ElementTracker& tracker,
                  XmlLocation& where) {
@@ -98,6 +163,8 @@ void ReplayBlock(const EventBlock& block, const LocationShift& shift, ElementTra
       tracker.Start(name, Attributes(raw, static_cast<int>(header.count)));
     } else if (header.kind == kEnd) {
       tracker.End();
+    } else if (header.kind == kRefLeaf) {
+      ReplayRefLeaf(body, tracker, where);
     } else {
       tracker.Characters(body, static_cast<int>(header.count));
     }

@@ -3,7 +3,9 @@
 // parsed on one thread reaches the importer on another. The blocks hold the
 // events' bytes whole: names are the parser's dictionary pointers (valid
 // while that parser lives), attribute values and text are copied. Each event
-// keeps the line and offset it was reported at, for the errors.
+// keeps the line and offset it was reported at, for the errors. An empty
+// element whose one attribute is a numeric ref= (most elements of a row:
+// <thread ref="2"/>) is one event, its ref read as a number, its end implied.
 #ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_SAX_EVENTS_H_
 #define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_SAX_EVENTS_H_
 
@@ -64,10 +66,14 @@ class EventRecorder {
   }
   uint8_t* ReserveInNewBlock(size_t bytes);
   uint8_t* WriteHeader(uint8_t kind, size_t bytes, uint32_t count);
+  // A start tag that is the whole of an empty element, <x ref="N"/>; false for any other.
+  bool RefLeaf(const xmlChar* localname, const Attributes& attributes);
 
   std::vector<EventBlock>& blocks_;
   const SaxParser<EventRecorder>* parser_ = nullptr;
   bool failed_ = false;
+  // After a RefLeaf event: its end tag is the next event, already implied.
+  bool end_implied_ = false;
 };
 
 // Reports `blocks`' events to the tracker until it fails, keeping `where`

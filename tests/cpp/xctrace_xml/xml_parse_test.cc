@@ -7,6 +7,7 @@
 // UTF-8, errors met while the caller still feeds, and an import dropped
 // halfway.
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <sstream>
 #include <string>
 
@@ -161,6 +162,30 @@ std::string InsertBeforeRow(std::string xml, int row, const std::string& inserte
   size_t at = 0;
   for (int i = 0; i <= row; ++i) at = xml.find("<row>", at + 1);
   return xml.insert(at, inserted);
+}
+
+TEST_CASE("An empty element with a ref is read as its start and end tags, located alike",
+          "[threads]") {
+  std::string xml = Export(20000, "work");
+  size_t row = xml.find("<row><sample-time>15000000000</sample-time>");
+  REQUIRE(row != std::string::npos);
+  size_t weight = xml.find("<weight ref=\"9\"/>", row);
+  auto with_weight = [&](const std::string& cell) {
+    return std::string(xml).replace(weight, std::strlen("<weight ref=\"9\"/>"), cell);
+  };
+  // Row 15,000's weight refs a thread: an error where that element ends, past its "/>".
+  std::string thread_as_weight = with_weight("<thread ref=\"2\"/>");
+  auto one = ImportText(thread_as_weight, Threads(1));
+  REQUIRE_FALSE(one.ok());
+  CHECK(one.status().offset() == weight + std::strlen("<thread ref=\"2\"/>"));
+  CheckSameOnAnyThreads(thread_as_weight);
+  // A ref to no id, where the element starts.
+  CheckSameOnAnyThreads(with_weight("<weight ref=\"99\"/>"));
+  // Refs written otherwise than as plain digits, and one outside a row.
+  CheckSameOnAnyThreads(with_weight("<weight ref=\"09\"/>"));
+  CheckSameOnAnyThreads(with_weight("<weight ref=\" 9\" />"));
+  CheckSameOnAnyThreads(with_weight("<weight ref=\"x\"/>"));
+  CheckSameOnAnyThreads(InsertBeforeRow(xml, 15000, "<annotation ref=\"4\"/>"));
 }
 
 TEST_CASE("A row tag inside a comment or CDATA is no place to cut", "[threads]") {
