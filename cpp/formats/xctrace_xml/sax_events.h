@@ -4,8 +4,9 @@
 // events' bytes whole: names are the parser's dictionary pointers (valid
 // while that parser lives), attribute values and text are copied. Each event
 // keeps the line and offset it was reported at, for the errors. An empty
-// element whose one attribute is a numeric ref= (most elements of a row:
-// <thread ref="2"/>) is one event, its ref read as a number, its end implied.
+// element whose one attribute is a ref= of plain digits (most elements of a
+// row: <thread ref="2"/>) is one event, its ref read as a number, its end
+// implied.
 #ifndef INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_SAX_EVENTS_H_
 #define INSTRUMENTSCOPE_FORMATS_XCTRACE_XML_SAX_EVENTS_H_
 
@@ -66,7 +67,8 @@ class EventRecorder {
   }
   uint8_t* ReserveInNewBlock(size_t bytes);
   uint8_t* WriteHeader(uint8_t kind, size_t bytes, uint32_t count);
-  // A start tag that is the whole of an empty element, <x ref="N"/>; false for any other.
+  // Writes a start tag that is the whole of an empty element, <x ref="N"/>
+  // with N plain digits, as one event; false for any other start tag.
   bool RefLeaf(const xmlChar* localname, const Attributes& attributes);
 
   std::vector<EventBlock>& blocks_;
