@@ -38,14 +38,10 @@ constexpr uint64_t kEmptyElementEndBytes = 2;
 // A ref written as plain decimal digits, as xctrace writes them, which
 // std::to_chars writes back the same; nullopt for anything else.
 std::optional<uint64_t> PlainDecimal(std::string_view text) {
-  if (text.empty() || text.size() > 18 || (text[0] == '0' && text.size() > 1)) return std::nullopt;
-  uint64_t value = 0;
-  for (char c : text) {
-    auto digit = static_cast<unsigned>(c - '0');
-    if (digit > 9) return std::nullopt;
-    value = value * 10 + digit;
-  }
-  return value;
+  bool plain_shape = !text.empty() && text.size() <= 18 && (text[0] != '0' || text.size() == 1) &&
+                     text.front() >= '0' && text.front() <= '9' && text.back() >= '0' &&
+                     text.back() <= '9';
+  return plain_shape ? ParseDecimal<uint64_t>(text) : std::nullopt;
 }
 
 }  // namespace

@@ -90,7 +90,7 @@ class SaxParser {
     }
     return true;
   }
-  // Lines the bytes so far hold: those libxml2 counted, and those in what it holds unread.
+
   // In a Start callback: whether the start tag ends an empty element ("/>"),
   // whose end libxml2 reports next, once it has read those two bytes.
   bool AtEmptyElementEnd() const {
@@ -98,6 +98,7 @@ class SaxParser {
     return input && input->end - input->cur >= 2 && input->cur[0] == '/' && input->cur[1] == '>';
   }
 
+  // Lines the bytes so far hold: those libxml2 counted, and those in what it holds unread.
   uint32_t LinesRead() const {
     if (!parser_ || !parser_->input) return 0;
     const xmlParserInput* input = parser_->input;
