@@ -4,8 +4,7 @@
 
 namespace instrumentscope {
 
-Status ByteReader::CheckAvailable(size_t count) const {
-  if (count <= remaining()) return OkStatus();
+Status ByteReader::Truncated(size_t count) const {
   return Status(ErrorCode::kTruncated, "needed " + std::to_string(count) + " bytes, only " +
                                            std::to_string(remaining()) + " remain")
       .WithOffset(absolute_offset());
@@ -28,7 +27,7 @@ Status ByteReader::Skip(size_t count) {
 }
 
 Result<uint8_t> ByteReader::ReadU8() {
-  RETURN_IF_ERROR(CheckAvailable(1));
+  if (remaining() == 0) return Truncated(1);
   return data_[position_++];
 }
 

@@ -43,11 +43,16 @@ class ByteReader {
   Result<int64_t> ReadSleb128(ErrorCode overlong);
 
  private:
-  Status CheckAvailable(size_t count) const;
+  // Inline, as reads of a few bytes are most of some imports; the error is made out of line.
+  Status CheckAvailable(size_t count) const {
+    return count <= remaining() ? OkStatus() : Truncated(count);
+  }
+  // kTruncated: `count` bytes needed at the cursor, fewer remain.
+  Status Truncated(size_t count) const;
 
   template <typename T>
   Result<T> ReadFixed(bool big_endian) {
-    RETURN_IF_ERROR(CheckAvailable(sizeof(T)));
+    if (sizeof(T) > remaining()) return Truncated(sizeof(T));
     uint8_t bytes[sizeof(T)];
     std::memcpy(bytes, data_.data() + position_, sizeof(T));
     T value = 0;

@@ -24,8 +24,12 @@ struct StackFacts {
   std::vector<StackId> nearest_unnamed;  // the stack itself or its nearest ancestor with an
                                          // unnamed frame; kNone when there is none
   std::vector<StackId> nearest_folded;   // the same with a folded body (Frame::folded)
-  std::vector<uint32_t> depth;           // its frames
-  std::vector<uint32_t> nameable;        // of them, unnamed ones a symbol file could name
+  // Of a stack with an unnamed frame: its nearest ancestor with an unnamed
+  // frame of another image, kNone when there is none. A stack of addresses
+  // in one image (an input of bare addresses) has its images in one step.
+  std::vector<StackId> next_unnamed_image;
+  std::vector<uint32_t> depth;     // its frames
+  std::vector<uint32_t> nameable;  // of them, unnamed ones a symbol file could name
 };
 
 bool Unnamed(const ProfileGroup& group, FrameId frame) {
@@ -49,6 +53,7 @@ StackFacts Facts(const ProfileGroup& group) {
   facts.samples.assign(stacks.size(), 0);
   facts.nearest_unnamed.assign(stacks.size(), kNone);
   facts.nearest_folded.assign(stacks.size(), kNone);
+  facts.next_unnamed_image.assign(stacks.size(), kNone);
   facts.depth.assign(stacks.size(), 0);
   facts.nameable.assign(stacks.size(), 0);
   // Frames outside every image of an input that names images (JIT-compiled
@@ -65,6 +70,11 @@ StackFacts Facts(const ProfileGroup& group) {
     facts.nearest_folded[s] = !frame.folded.empty() ? s
                               : parent == kNone     ? kNone
                                                     : facts.nearest_folded[parent];
+    if (unnamed && parent != kNone) {
+      StackId above = facts.nearest_unnamed[parent];
+      bool same_image = above != kNone && group.frames[stacks.frame[above]].image == frame.image;
+      facts.next_unnamed_image[s] = same_image ? facts.next_unnamed_image[above] : above;
+    }
     facts.depth[s] = 1 + (parent == kNone ? 0 : facts.depth[parent]);
     facts.nameable[s] = (nameable ? 1 : 0) + (parent == kNone ? 0 : facts.nameable[parent]);
   }
@@ -119,8 +129,7 @@ NamingReport Count(const ProfileGroup& group, const StackFacts& facts) {
       report.folded[folded_slot.at(frame)].samples += facts.samples[s];
     }
     seen.clear();
-    for (StackId up = facts.nearest_unnamed[s]; up != kNone;
-         up = stacks.parent[up] == kNone ? kNone : facts.nearest_unnamed[stacks.parent[up]]) {
+    for (StackId up = facts.nearest_unnamed[s]; up != kNone; up = facts.next_unnamed_image[up]) {
       ImageId image = group.frames[stacks.frame[up]].image;
       if (std::find(seen.begin(), seen.end(), image) != seen.end()) continue;
       seen.push_back(image);

@@ -9,6 +9,7 @@
 
 #include <malloc.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -99,6 +100,26 @@ std::optional<CommandLine> ParseCommandLine(int argc, char** argv) {
   return command;
 }
 
+// Reads the file at `path` whole into `bytes`. Returns false, having said
+// why, when it cannot be read.
+bool ReadWholeFile(const std::string& path, std::vector<uint8_t>* bytes) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  bool read = file != nullptr;
+  bytes->clear();
+  uint8_t buffer[1 << 16];
+  size_t count = 0;
+  while (read && (count = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
+    bytes->insert(bytes->end(), buffer, buffer + count);
+  }
+  if (read) read = !std::ferror(file);
+  if (!read) {
+    std::fprintf(stderr, "instrumentscope: cannot read %s: %s\n", path.c_str(),
+                 std::strerror(errno));
+  }
+  if (file) std::fclose(file);
+  return read;
+}
+
 // Reads `symbol_file` (FILE or FILE@LOADADDR) into `import`. Returns the exit
 // status: 0 when the file was added, else having said why.
 int AddSymbolFile(instrumentscope::Import& import, std::string symbol_file) {
@@ -116,12 +137,8 @@ int AddSymbolFile(instrumentscope::Import& import, std::string symbol_file) {
     }
     symbol_file.resize(at);
   }
-  std::ifstream file(symbol_file, std::ios::binary);
-  if (!file) {
-    std::fprintf(stderr, "instrumentscope: cannot open %s\n", symbol_file.c_str());
-    return 1;
-  }
-  std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(file), {}};
+  std::vector<uint8_t> bytes;
+  if (!ReadWholeFile(symbol_file, &bytes)) return 1;
   instrumentscope::Status status = import.AddSymbolFile(
       std::string(instrumentscope::BaseName(symbol_file)), std::move(bytes), load_address);
   if (!status.ok()) {
@@ -149,10 +166,7 @@ bool FeedFolder(instrumentscope::Import& import, const std::string& folder,
   std::vector<bool> wanted = instrumentscope::Import::WantedFiles(paths);
   for (size_t i = 0; i < paths.size() && status->ok() && !error; ++i) {
     std::vector<uint8_t> bytes;
-    if (wanted[i]) {
-      std::ifstream file(files[i], std::ios::binary);
-      bytes.assign(std::istreambuf_iterator<char>(file), {});
-    }
+    if (wanted[i] && !ReadWholeFile(files[i].string(), &bytes)) return false;
     *status = import.AddFile(paths[i], std::move(bytes));
   }
   if (error) {

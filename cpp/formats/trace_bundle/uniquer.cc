@@ -1,12 +1,16 @@
 #include "formats/trace_bundle/uniquer.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "base/byte_reader.h"
 #include "base/checked_math.h"
 
 namespace instrumentscope::trace_bundle {
 namespace {
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "arrays are copied in the host's byte order");
 
 constexpr uint32_t kMagic = 0x01234567;
 constexpr size_t kHeaderSize = 32;
@@ -124,8 +128,11 @@ Status Uniquer::AppendArray(uint64_t ref, std::vector<uint64_t>* out, uint64_t m
         .WithPath(data_path_)
         .WithOffset(offsets_[ref]);
   }
-  out->reserve(out->size() + *count);
-  for (uint32_t i = 0; i < *count; ++i) out->push_back(*reader.ReadU64Le());
+  // In bounds, checked above. The elements are little-endian, as every host is: copied whole.
+  ByteSpan elements = *reader.ReadBytes(*count * size_t{8});
+  size_t first = out->size();
+  out->resize(first + *count);
+  std::memcpy(out->data() + first, elements.data(), elements.size());
   return OkStatus();
 }
 

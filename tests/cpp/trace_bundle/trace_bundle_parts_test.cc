@@ -61,6 +61,13 @@ TEST_CASE("The uniquer finds arrays through its index, across blocks of any size
     REQUIRE(uniquer->size() == arrays.size());
     for (size_t i = 0; i < arrays.size(); ++i) CHECK(*uniquer->Array(i) == arrays[i]);
     CHECK(uniquer->Array(4).status().code() == ErrorCode::kBundleCorrupt);
+    // A backtrace's parts are appended one after another.
+    std::vector<uint64_t> joined = {99};
+    REQUIRE(uniquer->AppendArray(2, &joined).ok());
+    REQUIRE(uniquer->AppendArray(0, &joined).ok());
+    CHECK(joined == std::vector<uint64_t>{99, 0x1000, 0x2000, 0x3000, 42, 0});
+    CHECK(uniquer->AppendArray(2, &joined, 2).code() == ErrorCode::kLimitExceeded);
+    CHECK(joined.size() == 6);
     // Without the index, a scan of the data finds the same arrays.
     auto scanned = Uniquer::Open(nullptr, Bytes(data), "data");
     REQUIRE(scanned.ok());
