@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "base/integer_map.h"
 #include "base/json.h"
 #include "speedscope/file_format.h"
 
@@ -54,12 +53,13 @@ class StackWriter {
   using FrameSlot = std::array<char, kFrameSlot>;
 
   std::string_view TextOf(StackId stack) {
-    uint32_t known = spans_.Find(stack);
-    if (known != IntegerMap::kNoValue) return spans_list_[known];
+    if (span_of_.empty()) span_of_.assign(stacks_.size(), kNotKept);
+    uint32_t known = span_of_[stack];
+    if (known != kNotKept) return spans_list_[known];
     std::string_view text = Compose(stack);
     std::optional<std::string_view> kept = Keep(text);
     if (!kept) return text;
-    spans_.Insert(stack, static_cast<uint32_t>(spans_list_.size()));
+    span_of_[stack] = static_cast<uint32_t>(spans_list_.size());
     spans_list_.push_back(*kept);
     return *kept;
   }
@@ -116,7 +116,10 @@ class StackWriter {
   size_t frame_count_;
   size_t max_blocks_;
   const std::vector<FrameId>* frame_ids_;
-  IntegerMap spans_;  // stack → index in spans_list_
+  static constexpr uint32_t kNotKept = UINT32_MAX;
+  // By stack id, its index in spans_list_: read for every sample, looked up
+  // in place (4 bytes a stack) rather than hashed.
+  std::vector<uint32_t> span_of_;
   std::vector<std::string_view> spans_list_;
   std::vector<std::unique_ptr<char[]>> blocks_;
   size_t block_used_ = 0;
