@@ -128,6 +128,7 @@ Status Uniquer::AppendArray(uint64_t ref, std::vector<uint64_t>* out, uint64_t m
         .WithPath(data_path_)
         .WithOffset(offsets_[ref]);
   }
+  if (*count == 0) return OkStatus();
   // In bounds, checked above. The elements are little-endian, as every host is: copied whole.
   ByteSpan elements = *reader.ReadBytes(*count * size_t{8});
   size_t first = out->size();

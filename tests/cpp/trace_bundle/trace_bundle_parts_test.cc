@@ -76,6 +76,17 @@ TEST_CASE("The uniquer finds arrays through its index, across blocks of any size
   }
 }
 
+TEST_CASE("An empty array in the uniquer's index appends nothing") {
+  auto [index, data] = MakeUniquer({{}, {5}}, 64);
+  auto uniquer = Uniquer::Open(Bytes(index), Bytes(data), "data");
+  REQUIRE(uniquer.ok());
+  CHECK(uniquer->Array(0)->empty());
+  std::vector<uint64_t> appended;
+  REQUIRE(uniquer->AppendArray(0, &appended).ok());
+  CHECK(appended.empty());
+  CHECK(*uniquer->Array(1) == std::vector<uint64_t>{5});
+}
+
 TEST_CASE("A damaged uniquer fails with what and where") {
   auto [index, data] = MakeUniquer({{1, 2}}, 64);
   std::vector<uint8_t> bad_magic = index;
