@@ -4,7 +4,8 @@
 // single-threaded one, --no-threads), the native build (on one thread and on
 // one per core), and libxml2's own streaming pass (xmllint --stream --noout,
 // the floor), on exports grown from the corpus (bench/grow-export.js) and on
-// the largest corpus bundles. Says whether the threaded core's import of each
+// the corpus bundles (each through the CLI as it runs by default, and with
+// --no-threads; the largest natively on one thread too). Says whether the threaded core's import of each
 // export meets the target (at most xmllint's time, the two timed in turn, and
 // peak memory at most half the file), and whether the largest bundle's does
 // (at most 1.0 s).
@@ -217,10 +218,17 @@ function main() {
     const name = `${parts[0].split('__')[1]} ${parts.slice(1).slice(-2).join('/')}`;
     const bytes = sizeOf(path);
     show(row(name, bytes, 'native', best(NATIVE, [path, '-o', '/dev/null'], runs)));
-    // Bundles run on the single-threaded core, whatever --threads says.
-    const wasm = best('node', [CLI, path, '-o', '/dev/null'], runs);
+    if (bundle === BUNDLES[0]) {
+      show(row(name, bytes, 'native, --threads 1', best(NATIVE, [path, '--threads', '1', '-o', '/dev/null'], runs)));
+    }
+    // By default the threaded core for a bundle of 16 MB or more, else the single-threaded one.
+    const [wasm, single] = bestInTurn(['node', [CLI, path, '-o', '/dev/null']],
+      ['node', [CLI, path, '--no-threads', '-o', '/dev/null']], runs);
     show(row(name, bytes, 'wasm (CLI)', wasm));
-    if (bundle === BUNDLES[0]) largest = `${name}: ${wasm.seconds.toFixed(2)} s`;
+    show(row(name, bytes, 'wasm (CLI), --no-threads', single));
+    if (bundle === BUNDLES[0]) {
+      largest = `${name}: ${wasm.seconds.toFixed(2)} s (--no-threads ${single.seconds.toFixed(2)} s)`;
+    }
   }
   if (largest) {
     show('');

@@ -35,7 +35,7 @@ Run 1
       All threads — VM regions mapped (bytes): 1 region, 8.00 MiB
       All threads — VM regions still mapped at the end (bytes): 1 region, 8.00 MiB
 Names: 24 of 24 sampled frames named (100%)
-Imported on 1 thread (the single-threaded core: only exports are imported on several threads)
+Imported on 1 of 2 threads (the threaded core)
 warning: the VM Tracker instrument's recording is not read: its snapshots of the process's VM regions are in no profile
 `);
 });

@@ -66,6 +66,23 @@ test('--list shows runs, tables, processes and threads with sample counts, and t
   assert.equal(single.stdout.split('\n').slice(0, -2).join('\n'), stdout.split('\n').slice(0, -2).join('\n'));
 });
 
+test('a bundle of 16 MB or more runs on the threaded core by default, a smaller one on one thread',
+  { skip: CORPUS_SKIP }, async () => {
+  const lastLine = async (...args) => {
+    const { code, stdout } = await run(...args, '--list');
+    assert.equal(code, 0);
+    return stdout.trimEnd().split('\n').filter((line) => !line.startsWith('warning:')).at(-1);
+  };
+  // 18.5 MB: its members inflated on a helper thread while others are decoded.
+  const large = corpusFile('IvanCaldwell__ios-astronomy-performance/Instruments.trace');
+  assert.match(await lastLine(large), /^Imported on 2 of [2-4] threads \(the threaded core\)$/);
+  assert.equal(await lastLine(corpusFile('Ricks__Strux/Instruments.trace')),
+    'Imported on 1 thread (the single-threaded core: a bundle under 16 MB is imported on one thread)');
+  // Asked for threads, a smaller one gets them too.
+  assert.equal(await lastLine(corpusFile('Ricks__Strux/Instruments.trace'), '--threads', '2'),
+    'Imported on 2 of 2 threads (the threaded core)');
+});
+
 test('demangle: names from the command line or a line at a time from standard input', async () => {
   const swift = '$s15perftestexample0A3AppV5$mainyyFZ';
   const args = await run('demangle', swift, '_ZN3foo3barEv', 'not-mangled');

@@ -72,8 +72,9 @@ standard input (pbpaste | instrumentscope - -o tree.json).
                      folded (<deduplicated_symbol>) lists the functions it
                      may be
       --no-demangle  keep frame names exactly as the recording spells them
-      --threads N    import an export on up to N threads (the default: one per
-                     core, up to 4); bundles and Deep Copy text run on one
+      --threads N    import on up to N threads (the default: one per core, up
+                     to 4, for exports and for bundles of 16 MB or more;
+                     smaller bundles and Deep Copy text run on one)
       --no-threads   import on one thread, with the single-threaded core
   -h, --help         show this help
   -v, --version      show the version

@@ -6,7 +6,8 @@
 // (dist/threads/), which needs shared memory: Node, or a cross-origin isolated
 // page in an engine that has SharedArrayBuffer. It is loaded only when it
 // runs, and chosen unless options.threads is false or 1, the caller names a
-// .wasm of its own, or shared memory is missing.
+// .wasm of its own, shared memory is missing, or the input gains nothing from
+// threads (coreChoice).
 
 import createInstrumentscopeCore from '../dist/instrumentscope-core.js';
 import { ImportError, abortError } from './errors.js';
@@ -39,33 +40,43 @@ export function setThreadsEnvironment(settings) {
   environment = { ...environment, ...settings };
 }
 
+// A bundle this large (a folder's files together, or its zip) holds enough to
+// inflate for the threaded core to pay for starting its workers: its members
+// are inflated on a helper thread while others are decoded. Smaller bundles
+// take the single-threaded core unless options.threads names a number.
+export const THREADED_BUNDLE_BYTES = 16 << 20;
+
 /**
- * Whether an input that starts with `first` (bytes) is an export, plain or
- * gzipped: the one kind of input imported on several threads. A bundle (a
- * zip, or a folder) and a Deep Copy are imported on one thread, where the
- * single-threaded core is the faster (it starts no workers, and its memory
- * is not shared).
+ * What an input is, for the choice of core: 'export' (plain or gzipped), 'bundle'
+ * (a folder of files, or a zip) or 'text' (Deep Copy), told from its first bytes.
  */
-export function importsOnThreads(first) {
-  if (!first?.byteLength) return false;
-  if (first[0] === 0x1f && first[1] === 0x8b) return true;  // gzip: an export, if anything
+export function inputKind(first, isFolder = false) {
+  if (isFolder) return 'bundle';
+  if (!first?.byteLength) return 'text';
+  if (first[0] === 0x1f && first[1] === 0x8b) return 'export';  // gzip: an export, if anything
+  if (first[0] === 0x50 && first[1] === 0x4b) return 'bundle';  // "PK": a zip
   const start = new TextDecoder().decode(first.subarray(0, 64)).replace(/^\uFEFF/, '').trimStart();
-  return start.startsWith('<');
+  return start.startsWith('<') ? 'export' : 'text';
 }
 
 /**
- * Which core `options` get for an input that is (`threadable`) or is not an
- * export, and why: {threads, why}, threads 1 for the single-threaded core; why
- * says what kept threads off, when something did.
+ * Which core `options` get for an input of `kind` (inputKind) and `size`
+ * bytes (undefined when not known), and why: {threads, why}, threads 1 for the
+ * single-threaded core; why says what kept threads off, when something did.
+ * Exports are imported on several threads; bundles when they are large
+ * (THREADED_BUNDLE_BYTES) or options.threads is a number; Deep Copy text never.
  * @param {{threads?: boolean|number, wasmURL?: string|URL, wasmBinary?: object}} options
  */
-export function coreChoice(options = {}, threadable = true) {
+export function coreChoice(options = {}, kind = 'export', size = undefined) {
   const { threads } = options;
   if (threads === false || threads === 1) return { threads: 1, why: 'threads are turned off' };
   if (options.wasmURL || options.wasmBinary) {
     return { threads: 1, why: 'a .wasm was named (wasmURL or wasmBinary): that is the single-threaded core' };
   }
-  if (!threadable) return { threads: 1, why: 'only exports are imported on several threads' };
+  if (kind === 'text') return { threads: 1, why: 'Deep Copy text is imported on one thread' };
+  if (kind === 'bundle' && typeof threads !== 'number' && !(size >= THREADED_BUNDLE_BYTES)) {
+    return { threads: 1, why: `a bundle under ${THREADED_BUNDLE_BYTES >> 20} MB is imported on one thread` };
+  }
   if (typeof SharedArrayBuffer !== 'function' || globalThis.crossOriginIsolated === false) {
     return {
       threads: 1,
@@ -358,7 +369,8 @@ export async function importHere(input, options, name, json = undefined) {
   const files = isFileList(input) ? input : undefined;
   const stream = files ? undefined : toChunks(input);
   const peeked = stream && await peekUnlessAborted(stream.chunks, options.signal);
-  const choice = coreChoice(options, Boolean(peeked) && importsOnThreads(peeked.first));
+  const size = files ? files.reduce((sum, file) => sum + dataSize(file.data), 0) : stream.size;
+  const choice = coreChoice(options, inputKind(peeked?.first, Boolean(files)), size);
   const core = await loadCore({ ...options, threads: choice.threads > 1 ? choice.threads : false });
   const wanted = files && core.wantedFiles(files.map((file) => file.path));
   const result = await runImport(core, files ? { files, wanted } : { chunks: peeked.chunks }, {

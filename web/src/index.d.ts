@@ -200,9 +200,12 @@ export interface ImportOptions {
    * threaded core on one thread per core, up to 4, where shared memory works
    * (Node; a cross-origin isolated page in an engine with
    * SharedArrayBuffer), else the single-threaded core. A number: up to that
-   * many. false (or 1): the single-threaded core. Only an export is imported
-   * on several threads (cut into slices at its rows); a bundle or a Deep
-   * Copy runs on the single-threaded core, the faster for it. The summary's
+   * many. false (or 1): the single-threaded core. An export is cut into
+   * slices at its rows, parsed on every thread; a bundle's members are
+   * inflated on helper threads while others are decoded. By default a bundle
+   * under 16 MB, which gains less than the threaded core costs to start, runs
+   * on the single-threaded core (a number here gives it threads too); Deep
+   * Copy text always does. The summary's
    * `core` says which core ran, and why not the threaded one;
    * `importThreads`, how many threads it used. */
   threads?: boolean | number;

@@ -1,5 +1,6 @@
 #include "formats/trace_bundle/bundle_files.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "container/inflate.h"
@@ -7,18 +8,54 @@
 
 namespace instrumentscope::trace_bundle {
 
+namespace {
+
+// What a helper may hold read ahead of the import, and read of one member.
+constexpr uint64_t kMostHeldAhead = 16 << 20;
+constexpr uint64_t kMostMemberAhead = 32 << 20;
+
+// The member, inflated when it is a raw zlib stream, within `most_bytes`.
+Result<SharedBytes> ReadMember(const FileTree& files, const std::string& path,
+                               uint64_t most_bytes) {
+  auto bytes = files.Read(path);
+  if (!bytes.ok()) return bytes.status().WithPath(path);
+  SharedBytes member = bytes.take();
+  if (!LooksLikeZlib(ByteSpan(member->data(), member->size()))) return member;
+  auto inflated =
+      Inflate(ByteSpan(member->data(), member->size()), InflateFormat::kZlib, most_bytes);
+  if (!inflated.ok()) return inflated.status().WithPath(path);
+  return std::make_shared<const std::vector<uint8_t>>(inflated.take());
+}
+
+}  // namespace
+
 BundleFiles::BundleFiles(const FileTree& files, const Limits& limits)
     : files_(files), limits_(limits), layout_(ScanLayout(files.paths())) {}
 
+BundleFiles::~BundleFiles() = default;
+
+uint32_t BundleFiles::ReadAheadOn(uint32_t threads) {
+  if (!read_ahead_) {
+    ReadAhead::Budget budget{kMostHeldAhead, std::min(limits_.max_member_bytes, kMostMemberAhead),
+                             limits_.max_decompressed_bytes};
+    const FileTree& files = files_;
+    read_ahead_ = std::make_unique<ReadAhead>(
+        [&files](const std::string& path, uint64_t most_bytes) {
+          return ReadMember(files, path, most_bytes);
+        },
+        budget, std::make_unique<HelperThreads>(threads));
+  }
+  return read_ahead_->helpers();
+}
+
+void BundleFiles::PlanReads(const std::vector<std::string>& paths) {
+  if (read_ahead_) read_ahead_->Plan(paths);
+}
+
 Result<SharedBytes> BundleFiles::Read(const std::string& path) {
-  auto bytes = files_.Read(path);
-  if (!bytes.ok()) return bytes.status().WithPath(path);
-  SharedBytes member = bytes.take();
-  if (LooksLikeZlib(ByteSpan(member->data(), member->size()))) {
-    auto inflated = Inflate(ByteSpan(member->data(), member->size()), InflateFormat::kZlib,
-                            limits_.max_member_bytes);
-    if (!inflated.ok()) return inflated.status().WithPath(path);
-    member = std::make_shared<const std::vector<uint8_t>>(inflated.take());
+  SharedBytes member = read_ahead_ ? read_ahead_->Take(path) : nullptr;
+  if (!member) {
+    ASSIGN_OR_RETURN(member, ReadMember(files_, path, limits_.max_member_bytes));
   }
   RETURN_IF_ERROR(Count(path, member->size()));
   return member;
@@ -30,6 +67,10 @@ Result<SharedBytes> BundleFiles::ReadAsStored(const std::string& path) const {
 
 Status BundleFiles::ReadInPieces(const std::string& path,
                                  const std::function<void(ByteSpan)>& piece) {
+  if (SharedBytes read = read_ahead_ ? read_ahead_->Take(path) : nullptr) {
+    piece(ByteSpan(read->data(), read->size()));
+    return Count(path, read->size());
+  }
   auto bytes = files_.Read(path);
   if (!bytes.ok()) return bytes.status().WithPath(path);
   ByteSpan member((*bytes)->data(), (*bytes)->size());

@@ -2,13 +2,15 @@
 // they are raw zlib streams (every file under corespace/run<N>/core/ from
 // Instruments 9.3 on), zips inside the bundle opened, and every byte read
 // counted against limits.maxDecompressedBytes (and each member against
-// limits.maxMemberBytes). Knows no file's contents, and no path but those
-// handed to it (bundle_layout.h has them).
+// limits.maxMemberBytes), in the order the import asks for them, whether or
+// not a helper thread read them ahead (read_ahead.h). Knows no file's
+// contents, and no path but those handed to it (bundle_layout.h has them).
 #ifndef INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_BUNDLE_FILES_H_
 #define INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_BUNDLE_FILES_H_
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "base/status.h"
 #include "container/file_tree.h"
 #include "formats/trace_bundle/bundle_layout.h"
+#include "formats/trace_bundle/read_ahead.h"
 
 namespace instrumentscope::trace_bundle {
 
@@ -24,10 +27,20 @@ class BundleFiles {
  public:
   // `files` is the bundle, its root at the top.
   BundleFiles(const FileTree& files, const Limits& limits);
+  ~BundleFiles();
+  BundleFiles(const BundleFiles&) = delete;
+  BundleFiles& operator=(const BundleFiles&) = delete;
 
   const BundleLayout& layout() const { return layout_; }
   const Limits& limits() const { return limits_; }
   bool Contains(std::string_view path) const { return files_.Contains(path); }
+
+  // Reads the members planned ahead on up to `threads` - 1 helper threads
+  // (base/threads.h), as many as are free; how many it got. Once only.
+  uint32_t ReadAheadOn(uint32_t threads);
+  // Members the import is about to read, in the order it will: read ahead,
+  // when there are helpers, and taken by Read and ReadInPieces.
+  void PlanReads(const std::vector<std::string>& paths);
 
   // The file, inflated, counted.
   Result<SharedBytes> Read(const std::string& path);
@@ -49,6 +62,7 @@ class BundleFiles {
   const Limits& limits_;
   BundleLayout layout_;
   uint64_t read_bytes_ = 0;  // all members read so far, expanded
+  std::unique_ptr<ReadAhead> read_ahead_;
 };
 
 }  // namespace instrumentscope::trace_bundle

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/text.h"
+#include "base/threads.h"
 #include "container/zip.h"
 #include "formats/trace_bundle/allocation_runs.h"
 #include "formats/trace_bundle/bundle_context.h"
@@ -75,6 +76,11 @@ class BundleImport {
   // Intervals are read after names (they name processes), in the
   // catalogue's order, and only when ImportOptions::intervals asks.
   Status ReadIntervals(std::vector<IntervalTableRead>* reads);
+  // Whether the table's rows are read as samples, after the other tables.
+  bool ReadsSamples(const Table& table) const;
+  // What the tables of samples read, planned for the helpers to read ahead
+  // while the other tables are read.
+  void PlanSampleReads();
   Status ReadTables();
   // The limit a part reached where it could not end the import (a symbol
   // archive read while naming frames), once it can.
@@ -223,7 +229,37 @@ Status BundleImport::ReadIntervals(std::vector<IntervalTableRead>* reads) {
   return OkStatus();
 }
 
+bool BundleImport::ReadsSamples(const Table& table) const {
+  const tables::TableEntry* entry = EntryOf(table);
+  return entry &&
+         (entry->consumer == tables::Consumer::kCpuSamples ||
+          (entry->consumer == tables::Consumer::kWeightedEvents && bundle_.options.intervals));
+}
+
+void BundleImport::PlanSampleReads() {
+  BundleFiles& files = bundle_.files;
+  std::vector<std::string> paths;
+  auto plan = [&](std::string path) {
+    if (files.Contains(path)) paths.push_back(std::move(path));
+  };
+  // In the order a table is read: its descriptor, its rows, and on its first
+  // row its run's arrays.
+  for (const Table& table : tables_) {
+    if (!ReadsSamples(table)) continue;
+    plan(table.store.DescriptorPath());
+    plan(table.store.BulkStorePath());
+    plan(table.store.run.UniquerDataPath());
+    plan(table.store.run.UniquerIndexPath());
+  }
+  if (paths.empty()) return;
+  uint32_t helpers = files.ReadAheadOn(ThreadsWanted(bundle_.options.threads));
+  if (helpers == 0) return;
+  bundle_.builder.NoteThreads(helpers + 1);
+  files.PlanReads(paths);
+}
+
 Status BundleImport::ReadTables() {
+  PlanSampleReads();
   // Name tables first, as samples and intervals take their names; the row
   // counts they give are listed in table order.
   std::vector<std::optional<uint64_t>> name_rows(tables_.size());
@@ -244,11 +280,7 @@ Status BundleImport::ReadTables() {
   for (size_t i = 0; i < tables_.size(); ++i) {
     const Table& table = tables_[i];
     const tables::TableEntry* entry = EntryOf(table);
-    bool samples =
-        entry &&
-        (entry->consumer == tables::Consumer::kCpuSamples ||
-         (entry->consumer == tables::Consumer::kWeightedEvents && bundle_.options.intervals));
-    if (samples) {
+    if (ReadsSamples(table)) {
       RETURN_IF_ERROR(ReadSampleTable(bundle_, table, *entry));  // lists the table itself
       RETURN_IF_ERROR(Ended());
       continue;
