@@ -39,8 +39,8 @@ namespace instrumentscope::fuzz {
 namespace {
 
 // A property two code paths must agree on broke: a finding like a crash.
-[[noreturn]] void Disagree(const char* what) {
-  std::fprintf(stderr, "fuzz: %s\n", what);
+[[noreturn]] void Disagree(const std::string& what) {
+  std::fprintf(stderr, "fuzz: %s\n", what.c_str());
   std::abort();
 }
 
@@ -306,11 +306,11 @@ void ImportAll(ByteSpan input, size_t chunk) {
   (void)DumpJson(Summary(*group, SummaryFrames::kInclude));
 }
 
-// The folded stacks, or the error, of a whole import of `input` fed `chunk`
-// bytes at a time on up to `threads` threads.
-Result<std::string> ImportFolded(ByteSpan input, size_t chunk, uint32_t threads) {
+// The folded stacks, or the error, of a whole import of `input` named `name`,
+// fed `chunk` bytes at a time on up to `threads` threads.
+Result<std::string> ImportFolded(ByteSpan input, const char* name, size_t chunk, uint32_t threads) {
   ImportOptions options;
-  options.name = "fuzz.xml";
+  options.name = name;
   options.limits = FuzzLimits();
   options.threads = threads;
   Import import(options);
@@ -322,22 +322,27 @@ Result<std::string> ImportFolded(ByteSpan input, size_t chunk, uint32_t threads)
   return speedscope::FoldedStacks(*group);
 }
 
+// One thread and two give the same stacks, or the same error at the same
+// place: an export's slices, a bundle's members read ahead.
+void CheckThreadsAgree(const std::string& target, ByteSpan input, const char* name, size_t chunk) {
+  auto one = ImportFolded(input, name, chunk, 1);
+  auto two = ImportFolded(input, name, chunk, 2);
+  if (one.ok() != two.ok()) Disagree(target + ": one thread and two, one fails");
+  if (!one.ok()) {
+    if (one.status().ToString() != two.status().ToString()) {
+      Disagree(target + ": one thread and two fail differently");
+    }
+  } else if (*one != *two) {
+    Disagree(target + ": one thread and two give different stacks");
+  }
+}
+
 // An XML export (or anything) fed in pieces of a size the input's length
-// picks; and on two threads, which must give the same stacks, or the same
-// error at the same place.
+// picks, on one thread and on two.
 void XmlImport(ByteSpan input) {
   size_t chunk = 1 + input.size() % 4093;
   ImportAll(input, chunk);
-  auto one = ImportFolded(input, chunk, 1);
-  auto two = ImportFolded(input, chunk, 2);
-  if (one.ok() != two.ok()) Disagree("xml: one thread and two, one fails");
-  if (!one.ok()) {
-    if (one.status().ToString() != two.status().ToString()) {
-      Disagree("xml: one thread and two fail differently");
-    }
-  } else if (*one != *two) {
-    Disagree("xml: one thread and two give different stacks");
-  }
+  CheckThreadsAgree("xml", input, "fuzz.xml", chunk);
 }
 
 // The Deep Copy importer on its own, past the sniffer: the folded stacks, or
@@ -381,8 +386,12 @@ void DemangleName(ByteSpan input) {
   }
 }
 
+// Any input imported whole; a zipped bundle (most of the seeds) on one
+// thread and on two as well: exports are the xml target's.
 void WholeImport(ByteSpan input) {
-  ImportAll(input, std::max<size_t>(input.size(), 1));
+  size_t whole = std::max<size_t>(input.size(), 1);
+  ImportAll(input, whole);
+  if (LooksLikeZip(input)) CheckThreadsAgree("import", input, "fuzz.trace", whole);
 }
 
 }  // namespace

@@ -313,3 +313,24 @@ test('demangle() in WebAssembly: hostile names come back unchanged, and the core
   assert.deepEqual(await demangle(hostile), hostile);
   assert.equal(await demangle('_ZN3foo3barEv'), 'foo::bar()');
 });
+
+test('the core is chosen by the input: exports and large bundles get threads, small bundles and text not', async () => {
+  const { coreChoice, inputKind, THREADED_BUNDLE_BYTES } = await import('../../web/src/core.js');
+  const bytes = (text) => new TextEncoder().encode(text);
+  assert.equal(inputKind(bytes('<?xml version="1.0"?>')), 'export');
+  assert.equal(inputKind(new Uint8Array([0x1f, 0x8b, 8, 0])), 'export');
+  assert.equal(inputKind(new Uint8Array([0x50, 0x4b, 3, 4])), 'bundle');
+  assert.equal(inputKind(undefined, true), 'bundle');
+  assert.equal(inputKind(bytes('Weight\tSelf Weight\tSymbol Name\n')), 'text');
+  // A large bundle gets what an export gets (threads, on a machine of more than one core).
+  assert.deepEqual(coreChoice({}, 'bundle', THREADED_BUNDLE_BYTES), coreChoice({}, 'export'));
+  assert.deepEqual(coreChoice({}, 'bundle', THREADED_BUNDLE_BYTES - 1),
+    { threads: 1, why: 'a bundle under 16 MB is imported on one thread' });
+  assert.deepEqual(coreChoice({}, 'bundle', undefined),
+    { threads: 1, why: 'a bundle under 16 MB is imported on one thread' });
+  assert.deepEqual(coreChoice({ threads: 3 }, 'bundle', 1), { threads: 3 });
+  assert.deepEqual(coreChoice({ threads: 3 }, 'text'),
+    { threads: 1, why: 'Deep Copy text is imported on one thread' });
+  assert.deepEqual(coreChoice({ threads: false }, 'bundle', THREADED_BUNDLE_BYTES),
+    { threads: 1, why: 'threads are turned off' });
+});
