@@ -12,7 +12,7 @@ namespace {
 
 // What a helper may hold read ahead of the import, and read of one member.
 constexpr uint64_t kMostHeldAhead = 16 << 20;
-constexpr uint64_t kMostMemberAhead = 32 << 20;
+constexpr uint64_t kMostMemberAhead = 16 << 20;
 
 // The member, inflated when it is a raw zlib stream, within `most_bytes`.
 Result<SharedBytes> ReadMember(const FileTree& files, const std::string& path,

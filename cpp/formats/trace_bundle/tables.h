@@ -112,7 +112,8 @@ class RowVisitor {
 };
 
 // A table's rows as its bulkstore inflates, never held whole (a System
-// Trace's 838,333 system calls are 88 MB inflated): `visitor` is started,
+// Trace's 838,333 system calls are 88 MB inflated) unless a helper read it
+// ahead, within its budget (read_ahead.h): `visitor` is started,
 // then given each row that is no padding. An error stops the visits, located
 // in the bulkstore (its row, and the row's offset) unless it names another
 // file (the uniquer); `events` gets the rows that are no padding, all of
