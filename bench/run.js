@@ -5,10 +5,10 @@
 // one per core), and libxml2's own streaming pass (xmllint --stream --noout,
 // the floor), on exports grown from the corpus (bench/grow-export.js) and on
 // the corpus bundles (each through the CLI as it runs by default, and with
-// --no-threads; the largest natively on one thread too). Says whether the threaded core's import of each
-// export meets the target (at most xmllint's time, the two timed in turn, and
-// peak memory at most half the file), and whether the largest bundle's does
-// (at most 1.0 s).
+// --no-threads; the largest natively on one thread too). Says whether the
+// threaded core's import of each export meets the target (at most xmllint's
+// time, the two timed in turn, and peak memory at most half the file), and
+// whether the largest bundle's does (at most 1.0 s).
 // On the exports, the Firefox Profiler output too (--format firefox), whose
 // peak memory is to stay within the speedscope path's: compared in the native
 // build on one thread, where the peak is the data's alone; under Node it also
