@@ -205,9 +205,8 @@ export interface ImportOptions {
    * inflated on helper threads while others are decoded. By default a bundle
    * under 16 MB, which gains less than the threaded core costs to start, runs
    * on the single-threaded core (a number here gives it threads too); Deep
-   * Copy text always does. The summary's
-   * `core` says which core ran, and why not the threaded one;
-   * `importThreads`, how many threads it used. */
+   * Copy text always does. The summary's `core` says which core ran, and why
+   * not the threaded one; `importThreads`, how many threads it used. */
   threads?: boolean | number;
   /** Where the .wasm is served; defaults to beside the package's JS files.
    * Naming it picks the single-threaded core (dist/instrumentscope-core.wasm);
