@@ -49,6 +49,17 @@ std::pair<uint32_t, bool> TextIndex::Insert(std::string_view key, uint32_t value
   }
 }
 
+std::optional<uint32_t> TextIndex::Find(std::string_view key) const {
+  if (slots_.empty()) return std::nullopt;
+  uint64_t hash = Hash(key);
+  for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
+    const Slot& slot = slots_[i];
+    if (slot.entry == kEmpty) return std::nullopt;
+    const Entry& entry = entries_[slot.entry];
+    if (slot.hash == hash && KeyOf(entry) == key) return entry.value;
+  }
+}
+
 void TextIndex::Grow() {
   std::vector<Slot> old = std::move(slots_);
   size_t capacity = old.empty() ? 16 : old.size() * 2;

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,6 +23,8 @@ class TextIndex {
   // Inserts `key` with `value` unless it is there. Returns the value stored
   // and whether it was inserted.
   std::pair<uint32_t, bool> Insert(std::string_view key, uint32_t value);
+  // The value stored for `key`, if it is there.
+  std::optional<uint32_t> Find(std::string_view key) const;
 
  private:
   static constexpr uint32_t kEmpty = UINT32_MAX;

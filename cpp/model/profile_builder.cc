@@ -71,22 +71,26 @@ size_t ProfileBuilder::ThreadKeyHash::operator()(const ThreadKey& key) const {
   return static_cast<size_t>(hash);
 }
 
-FrameId ProfileBuilder::InternFrame(const FrameDesc& desc) {
-  frame_key_.assign(desc.name);
-  frame_key_.push_back('\0');
-  frame_key_.append(desc.image);
+void ProfileBuilder::FrameKey(const FrameDesc& desc, std::string* key) {
+  key->assign(desc.name);
+  key->push_back('\0');
+  key->append(desc.image);
   if (desc.address) {
     // Unnamed frames are told apart by address and image, not by name alone.
-    frame_key_.push_back('\0');
-    frame_key_.append(reinterpret_cast<const char*>(&*desc.address), sizeof(*desc.address));
-    frame_key_.append(reinterpret_cast<const char*>(&desc.image_id), sizeof(desc.image_id));
+    key->push_back('\0');
+    key->append(reinterpret_cast<const char*>(&*desc.address), sizeof(*desc.address));
+    key->append(reinterpret_cast<const char*>(&desc.image_id), sizeof(desc.image_id));
   }
   if (desc.folded) {
     for (const std::string& function : *desc.folded) {
-      frame_key_.push_back('\1');
-      frame_key_.append(function);
+      key->push_back('\1');
+      key->append(function);
     }
   }
+}
+
+FrameId ProfileBuilder::InternFrame(const FrameDesc& desc) {
+  FrameKey(desc, &frame_key_);
   auto [id, inserted] = frame_index_.Insert(frame_key_, static_cast<FrameId>(frames_.size()));
   if (inserted) {
     Frame frame;

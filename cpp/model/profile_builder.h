@@ -166,6 +166,18 @@ class ProfileBuilder {
   void SetPreferredRun(uint32_t run) { preferred_run_ = run; }
   void AddWarning(WarningCode code, std::string message);
 
+  // A part of the import built on another thread in a builder of its own (a
+  // bundle's table read ahead: trace_bundle/tables_ahead.h). Whether
+  // Append(part) leaves this builder as the part's own calls, made here,
+  // would have: not when the part holds what Append does not carry
+  // (intervals, heaps, runs, instruments), would pass this builder's
+  // limits, or gives a frame's source another file than this one.
+  bool CanAppend(const ProfileBuilder& part) const;
+  // Adds the part's images, frames, stacks, timelines, threads, samples,
+  // tables and warnings, in the order the part was given them. Only after
+  // CanAppend(part).
+  Status Append(const ProfileBuilder& part);
+
   // Inspection before Build(), for importers and tests.
   const Frame& frame(FrameId id) const { return frames_[id]; }
   const StackTable& stacks() const { return stacks_; }
@@ -176,6 +188,7 @@ class ProfileBuilder {
     return timelines_[threads_[thread].timeline].content;
   }
   uint64_t total_samples() const { return total_samples_; }
+  bool has_warnings() const { return !warnings_.empty(); }
   const std::vector<TableSummary>& tables() const { return tables_; }
   // Whether some frame is left unnamed (FrameDesc::address).
   bool has_unnamed_frames() const;
@@ -188,6 +201,10 @@ class ProfileBuilder {
  private:
   static Status BadSample(int64_t time, int64_t weight);
   Status TooManySamples() const;
+  // The text a frame is interned by: frames of one key are one frame.
+  static void FrameKey(const FrameDesc& desc, std::string* key);
+  // What InternFrame was given for frame `id`: its image id is this builder's.
+  FrameDesc DescOf(FrameId id) const;
 
   // A sample as stored until Build(): 16 bytes, for there may be millions.
   // Weights that need more than 31 bits (rare) are kept in large_weights_.
