@@ -201,11 +201,11 @@ export interface ImportOptions {
    * (Node; a cross-origin isolated page in an engine with
    * SharedArrayBuffer), else the single-threaded core. A number: up to that
    * many. false (or 1): the single-threaded core. An export is cut into
-   * slices at its rows, parsed on every thread; a bundle's members are
-   * inflated on helper threads while others are decoded. By default a bundle
-   * under 16 MB, which gains less than the threaded core costs to start, runs
-   * on the single-threaded core (a number here gives it threads too); Deep
-   * Copy text always does. The summary's `core` says which core ran, and why
+   * slices at its rows, parsed on every thread; a bundle's runs' tables of
+   * samples are read on helper threads (its members inflated ahead when it
+   * has one such table). By default a bundle under 16 MB, which gains less
+   * than the threaded core costs to start, runs on the single-threaded core
+   * (a number here gives it threads too); Deep Copy text always does. The summary's `core` says which core ran, and why
    * not the threaded one; `importThreads`, how many threads it used. */
   threads?: boolean | number;
   /** Where the .wasm is served; defaults to beside the package's JS files.

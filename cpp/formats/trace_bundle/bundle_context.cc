@@ -8,9 +8,10 @@ CoreRunState::CoreRunState(BundleContext& bundle, const CoreRun& run)
              bundle.options.limits.max_frames_per_stack) {}
 
 const RunDetails* BundleContext::Details(uint32_t run) const {
-  if (!form) return nullptr;
-  auto entry = form->runs.find(run);
-  return entry == form->runs.end() ? nullptr : &entry->second;
+  const std::optional<FormTemplate>& read = *form_of_;
+  if (!read) return nullptr;
+  auto entry = read->runs.find(run);
+  return entry == read->runs.end() ? nullptr : &entry->second;
 }
 
 CoreRunState& BundleContext::Run(const CoreRun& run) {
@@ -22,6 +23,15 @@ CoreRunState& BundleContext::Run(const CoreRun& run) {
                 .first;
   }
   return entry->second;
+}
+
+void BundleContext::CopyRun(const CoreRun& run, const BundleContext& whole) {
+  auto from = whole.runs_.find(run.number);
+  if (from == whole.runs_.end()) return;
+  CoreRunState& to = Run(run);
+  to.names = from->second.names;
+  to.references.CopyReadFrom(from->second.references);
+  to.messages_unreadable = from->second.messages_unreadable;
 }
 
 }  // namespace instrumentscope::trace_bundle

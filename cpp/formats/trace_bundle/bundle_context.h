@@ -5,6 +5,7 @@
 #ifndef INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_BUNDLE_CONTEXT_H_
 #define INSTRUMENTSCOPE_FORMATS_TRACE_BUNDLE_BUNDLE_CONTEXT_H_
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -53,11 +54,30 @@ class BundleContext {
         options(import_options),
         left_out(bundle_files, profile_builder, std::move(root)),
         frames(bundle_files, profile_builder, left_out) {}
+  // The context of a part of the import a helper thread reads (tables_ahead.h):
+  // `whole`'s options and form.template, its own files, builder, parts left
+  // out and frames. Once `stop` is set, its reading of rows ends, failing.
+  BundleContext(const BundleContext& whole, BundleFiles& bundle_files,
+                ProfileBuilder& profile_builder, const std::atomic<bool>* stop)
+      : files(bundle_files),
+        builder(profile_builder),
+        options(whole.options),
+        left_out(bundle_files, profile_builder, whole.left_out.root()),
+        frames(bundle_files, profile_builder, left_out),
+        form_of_(&whole.form),
+        stop_(stop) {}
+  BundleContext(const BundleContext&) = delete;
+  BundleContext& operator=(const BundleContext&) = delete;
 
   // form.template's details of a run; null without them.
   const RunDetails* Details(uint32_t run) const;
   // Once `form` is read: a run's stacks keep its details.
   CoreRunState& Run(const CoreRun& run);
+  // Run `run` as `whole` holds it so far: its names, the references it has
+  // read, whether its messages could not be.
+  void CopyRun(const CoreRun& run, const BundleContext& whole);
+  // Whether the import no longer needs this part (its `stop`).
+  bool Stopped() const { return stop_ && stop_->load(std::memory_order_relaxed); }
 
   BundleFiles& files;
   ProfileBuilder& builder;
@@ -75,6 +95,8 @@ class BundleContext {
 
  private:
   std::map<uint32_t, CoreRunState> runs_;
+  const std::optional<FormTemplate>* form_of_ = &form;  // a part's is the whole's
+  const std::atomic<bool>* stop_ = nullptr;
 };
 
 }  // namespace instrumentscope::trace_bundle

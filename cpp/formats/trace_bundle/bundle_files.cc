@@ -52,6 +52,12 @@ void BundleFiles::PlanReads(const std::vector<std::string>& paths) {
   if (read_ahead_) read_ahead_->Plan(paths);
 }
 
+std::unique_ptr<BundleFiles> BundleFiles::ForHelper(std::vector<MemberRead>* reads) const {
+  auto files = std::make_unique<BundleFiles>(files_, limits_);
+  files->reads_ = reads;
+  return files;
+}
+
 Result<SharedBytes> BundleFiles::Read(const std::string& path) {
   SharedBytes member = read_ahead_ ? read_ahead_->Take(path) : nullptr;
   if (!member) {
@@ -107,6 +113,7 @@ Result<std::vector<uint8_t>> BundleFiles::ReadZipped(const std::string& path,
 }
 
 Status BundleFiles::Count(const std::string& path, uint64_t size) {
+  if (reads_) reads_->push_back(MemberRead{path, size});
   read_bytes_ += size;
   if (read_bytes_ > limits_.max_decompressed_bytes) {
     return Status(ErrorCode::kLimitExceeded, "the bundle's files expand to more than " +

@@ -42,6 +42,24 @@ class BundleFiles {
   // when there are helpers, and taken by Read and ReadInPieces.
   void PlanReads(const std::vector<std::string>& paths);
 
+  // A member read, and its size once inflated.
+  struct MemberRead {
+    std::string path;
+    uint64_t size;
+  };
+  // The same files for a helper thread that reads a part of the import
+  // (tables_ahead.h): within the same limits, each member it reads kept in
+  // `reads` (which must outlive it) for the import to count when it takes
+  // the part (CountRead).
+  std::unique_ptr<BundleFiles> ForHelper(std::vector<MemberRead>* reads) const;
+  // Whether members of `size` bytes more stay within limits.maxDecompressedBytes.
+  bool HasRoomFor(uint64_t size) const {
+    return size <= limits_.max_decompressed_bytes &&
+           read_bytes_ <= limits_.max_decompressed_bytes - size;
+  }
+  // Counts a member a helper read (ForHelper) as if it were read here.
+  Status CountRead(const MemberRead& read) { return Count(read.path, read.size); }
+
   // The file, inflated, counted.
   Result<SharedBytes> Read(const std::string& path);
   // The file as stored, not counted: form.template, a plain property list in
@@ -61,7 +79,8 @@ class BundleFiles {
   const FileTree& files_;
   const Limits& limits_;
   BundleLayout layout_;
-  uint64_t read_bytes_ = 0;  // all members read so far, expanded
+  uint64_t read_bytes_ = 0;                   // all members read so far, expanded
+  std::vector<MemberRead>* reads_ = nullptr;  // a helper's (ForHelper)
   std::unique_ptr<ReadAhead> read_ahead_;
 };
 

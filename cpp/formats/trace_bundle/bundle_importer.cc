@@ -1,6 +1,8 @@
 #include "formats/trace_bundle/bundle_importer.h"
 
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <set>
 #include <string_view>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "formats/trace_bundle/interval_rows.h"
 #include "formats/trace_bundle/legacy_runs.h"
 #include "formats/trace_bundle/sample_rows.h"
+#include "formats/trace_bundle/tables_ahead.h"
 #include "formats/trace_bundle/threads.h"
 #include "model/profile_builder.h"
 #include "tables/catalogue.h"
@@ -81,6 +84,13 @@ class BundleImport {
   // What the tables of samples read, planned for the helpers to read ahead
   // while the other tables are read.
   void PlanSampleReads();
+  // The tables of CPU samples helpers can read whole (tables_ahead.h): each
+  // the one table of its run read as samples.
+  std::vector<SampleTablesAhead::Planned> TablesToReadAhead() const;
+  // Those tables read on helpers, when there are two of them at least and
+  // helpers to read them: else none.
+  std::unique_ptr<SampleTablesAhead> ReadTablesAhead(
+      const std::vector<SampleTablesAhead::Planned>& tables);
   Status ReadTables();
   // The limit a part reached where it could not end the import (a symbol
   // archive read while naming frames), once it can.
@@ -258,8 +268,36 @@ void BundleImport::PlanSampleReads() {
   files.PlanReads(paths);
 }
 
+std::vector<SampleTablesAhead::Planned> BundleImport::TablesToReadAhead() const {
+  std::vector<SampleTablesAhead::Planned> tables;
+  if (bundle_.row_observer) return tables;       // shown rows come in table order
+  std::map<uint32_t, uint32_t> read_as_samples;  // by run
+  for (const Table& table : tables_) {
+    if (ReadsSamples(table)) ++read_as_samples[table.run()];
+  }
+  for (const Table& table : tables_) {
+    const tables::TableEntry* entry = EntryOf(table);
+    if (ReadsSamples(table) && entry->consumer == tables::Consumer::kCpuSamples &&
+        read_as_samples[table.run()] == 1) {
+      tables.push_back(SampleTablesAhead::Planned{&table, entry});
+    }
+  }
+  return tables;
+}
+
+std::unique_ptr<SampleTablesAhead> BundleImport::ReadTablesAhead(
+    const std::vector<SampleTablesAhead::Planned>& tables) {
+  if (tables.size() < 2) return nullptr;
+  auto helpers = std::make_unique<HelperThreads>(ThreadsWanted(bundle_.options.threads));
+  if (helpers->count() == 0) return nullptr;
+  bundle_.builder.NoteThreads(helpers->count() + 1);
+  return std::make_unique<SampleTablesAhead>(bundle_, tables, std::move(helpers));
+}
+
 Status BundleImport::ReadTables() {
-  PlanSampleReads();
+  // Whole tables read ahead take the helpers; else their members are read ahead.
+  std::vector<SampleTablesAhead::Planned> ahead = TablesToReadAhead();
+  if (ahead.size() < 2) PlanSampleReads();
   // Name tables first, as samples and intervals take their names; the row
   // counts they give are listed in table order.
   std::vector<std::optional<uint64_t>> name_rows(tables_.size());
@@ -277,11 +315,16 @@ Status BundleImport::ReadTables() {
     // bulkstore cannot be read.
     if (intervals[i].read || intervals[i].left_out) name_rows[i] = intervals[i].rows;
   }
+  // Begun once the runs' names are read, which the tables' parts copy.
+  std::unique_ptr<SampleTablesAhead> tables_ahead = ReadTablesAhead(ahead);
   for (size_t i = 0; i < tables_.size(); ++i) {
     const Table& table = tables_[i];
     const tables::TableEntry* entry = EntryOf(table);
     if (ReadsSamples(table)) {
-      RETURN_IF_ERROR(ReadSampleTable(bundle_, table, *entry));  // lists the table itself
+      // Each lists the table itself.
+      RETURN_IF_ERROR(tables_ahead && tables_ahead->Plans(table)
+                          ? tables_ahead->Read(table)
+                          : ReadSampleTable(bundle_, table, *entry));
       RETURN_IF_ERROR(Ended());
       continue;
     }

@@ -54,6 +54,7 @@ class LeftOutParts {
 
   // The first error of a part that may hold samples.
   const std::optional<Status>& first() const { return first_; }
+  const std::string& root() const { return root_; }
   // The limit that ended the import, when a part that could not return it reached one.
   const std::optional<Status>& ended() const { return ended_; }
 

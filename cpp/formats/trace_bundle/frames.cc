@@ -43,6 +43,14 @@ FrameNamer::Process& FrameNamer::ProcessOf(uint32_t run, int64_t pid, ProcessSym
   return process->second;
 }
 
+std::set<std::string> FrameNamer::ArchivesReadHereToo(const FrameNamer& part) const {
+  std::set<std::string> paths;
+  for (const auto& [uuid, archive] : part.archives_) {
+    if (archives_.count(uuid)) paths.insert(SymbolArchivePath(FormatUuid(uuid)));
+  }
+  return paths;
+}
+
 FrameId FrameNamer::Name(const ProcessSymbols& symbols, uint64_t address, bool caller) {
   // Instruments' own name for a slot it had no address for (corespace
   // stacks skip such slots).

@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -58,6 +60,12 @@ class FrameNamer {
   ProcessSymbols LegacySymbols(uint32_t run, const RunDetails* details, int64_t pid);
   // The cache of a process of `run`; processes without symbols share one.
   Process& ProcessOf(uint32_t run, int64_t pid, ProcessSymbols symbols);
+
+  // Of the symbol archives `part` read (a helper's namer, tables_ahead.h),
+  // the paths of those this namer has read too.
+  std::set<std::string> ArchivesReadHereToo(const FrameNamer& part) const;
+  // Takes the archives `part` read that this namer has not, as if read here.
+  void TakeArchives(FrameNamer& part) { archives_.merge(part.archives_); }
 
   FrameId Frame(Process& process, uint64_t address, bool caller) {
     IntegerMap& named = caller ? process.callers : process.leaves;

@@ -35,6 +35,11 @@ class SampleRows final : public RowVisitor {
   }
 
   Status Visit(const Row& row) override {
+    // A helper reading ahead (tables_ahead.h) stops within a few thousand rows
+    // once the import ends.
+    if (++visited_ % kRowsBetweenStopChecks == 0 && bundle_.Stopped()) {
+      return Status(ErrorCode::kInvalidArgument, "the import ended before the table was read");
+    }
     RETURN_IF_ERROR(decoder_->Decode(row, &typed_));
     if (bundle_.row_observer) bundle_.row_observer->Row(typed_, *decoder_);
     return consumer_->Add(typed_);
@@ -45,8 +50,11 @@ class SampleRows final : public RowVisitor {
   const Table& table_;
   const tables::TableEntry& entry_;
   std::optional<tables::SampleConsumer>& consumer_;
+  static constexpr uint64_t kRowsBetweenStopChecks = 4096;
+
   std::optional<RowDecoder> decoder_;
   tables::TypedRow typed_;
+  uint64_t visited_ = 0;
 };
 
 // Reads the table's rows into `consumer` as its bulkstore inflates; `events`

@@ -131,6 +131,14 @@ class RunReferences {
   RunReferences(BundleFiles& files, LeftOutParts& left_out, CoreRun run)
       : files_(files), left_out_(left_out), run_(std::move(run)) {}
 
+  // What `other`, of the same run, has read so far (a helper's copy: tables_ahead.h).
+  void CopyReadFrom(const RunReferences& other) {
+    arrays_ = other.arrays_;
+    strings_ = other.strings_;
+    typed_arrays_ = other.typed_arrays_;
+    engineering_types_ = other.engineering_types_;
+  }
+
   // Without an index, or with one that cannot be read (a warning), the
   // arrays are found by scanning the data file.
   Result<const Uniquer*> Arrays();

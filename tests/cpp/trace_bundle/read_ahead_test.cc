@@ -1,8 +1,7 @@
 // A bundle's members read ahead on a helper thread (read_ahead.h): taken
 // once, in any order; what a helper could not read is left to the import;
-// what is held and what is read in all stay within their budgets; and a
-// bundle damaged or over its limits imports to the same bytes, warnings and
-// errors at every thread count.
+// what is held and what is read in all stay within their budgets. Whole
+// bundles at several thread counts are bundle_threads_test.cc's.
 #include "formats/trace_bundle/read_ahead.h"
 
 #include <catch2/catch.hpp>
@@ -10,14 +9,9 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
-#include <ostream>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include "speedscope/writer.h"
-#include "test_support.h"
 
 namespace instrumentscope::trace_bundle {
 namespace {
@@ -156,103 +150,6 @@ TEST_CASE("Dropped with members held and a helper waiting for room, it stops") {
   REQUIRE(members.WaitForReads(1));
   ahead.reset();
   CHECK(members.Read() == std::vector<std::string>{"a"});
-}
-
-// The import's result, short enough to print when two differ: its error, or
-// its warnings and a hash of its speedscope JSON (the whole of it compared).
-struct Outcome {
-  std::string error;
-  std::vector<std::string> warnings;
-  size_t json_bytes = 0;
-  size_t json_hash = 0;
-
-  bool operator==(const Outcome& other) const {
-    return error == other.error && warnings == other.warnings && json_bytes == other.json_bytes &&
-           json_hash == other.json_hash;
-  }
-};
-
-std::ostream& operator<<(std::ostream& out, const Outcome& outcome) {
-  out << "error: " << outcome.error << "; " << outcome.json_bytes << " bytes of JSON, hash "
-      << outcome.json_hash << "; warnings:";
-  for (const std::string& warning : outcome.warnings) out << "\n" << warning;
-  return out;
-}
-
-Outcome Import(const std::string& bundle, ImportOptions options) {
-  auto group = testing::ImportFolder(bundle, options);
-  Outcome outcome;
-  if (!group.ok()) {
-    outcome.error = group.status().ToString();
-    return outcome;
-  }
-  for (const Warning& warning : group->warnings) outcome.warnings.push_back(warning.message);
-  std::ostringstream out;
-  speedscope::WriteJson(*group, out);
-  std::string json = out.str();
-  outcome.json_bytes = json.size();
-  outcome.json_hash = std::hash<std::string>()(json);
-  return outcome;
-}
-
-void CheckSameAtEveryThreadCount(const std::string& bundle, const Outcome& one_thread,
-                                 const ImportOptions& options) {
-  for (uint32_t threads : {2, 4}) {
-    INFO("threads " << threads);
-    ImportOptions several = options;
-    several.threads = threads;
-    CHECK(Import(bundle, several) == one_thread);
-  }
-}
-
-ImportOptions OnOneThread(ImportOptions options = {}) {
-  options.threads = 1;
-  return options;
-}
-
-constexpr const char* kFourRuns = "IvanCaldwell__ios-astronomy-performance/Instruments.trace";
-
-TEST_CASE("A damaged bundle imports alike at 1, 2 and 4 threads") {
-  auto corpus = testing::CorpusFileOrSkip(kFourRuns);
-  if (!corpus) return;
-  testing::ScratchCopy bundle(*corpus);
-  // Run 2's rows cut short, run 3's arrays' index damaged: both read ahead.
-  std::string rows = bundle / "corespace/run2/core/stores/indexed-store-17/bulkstore";
-  std::vector<uint8_t> bytes = testing::ReadFile(rows);
-  bytes.resize(bytes.size() / 2);
-  testing::WriteFile(rows, std::string(bytes.begin(), bytes.end()));
-  testing::WriteFile(bundle / "corespace/run3/core/uniquing/arrayUniquer/integeruniquer.index",
-                     "not an index");
-  Outcome one_thread = Import(bundle.path(), OnOneThread());
-  REQUIRE(one_thread.error.empty());
-  std::string warnings = Catch::StringMaker<std::vector<std::string>>::convert(one_thread.warnings);
-  CHECK_THAT(warnings, Catch::Contains("run 2 left out: corespace/run2/core/stores/"
-                                       "indexed-store-17/bulkstore is damaged"));
-  CHECK_THAT(warnings, Catch::Contains("run 3's uniquer index left out"));
-  CheckSameAtEveryThreadCount(bundle.path(), one_thread, ImportOptions());
-}
-
-TEST_CASE("A bundle past its limits fails alike at 1, 2 and 4 threads") {
-  auto corpus = testing::CorpusFileOrSkip(kFourRuns);
-  if (!corpus) return;
-  ImportOptions options;
-  SECTION("all its members together: the limit is met in run 2") {
-    options.limits.max_decompressed_bytes = 20 << 20;
-    Outcome one_thread = Import(*corpus, OnOneThread(options));
-    CHECK_THAT(one_thread.error,
-               Catch::StartsWith("LIMIT_EXCEEDED: the bundle's files expand to more than "
-                                 "20971520 bytes (limits.maxDecompressedBytes)"));
-    CheckSameAtEveryThreadCount(*corpus, one_thread, options);
-  }
-  SECTION("one member: run 2's arrays, 9 MiB") {
-    options.limits.max_member_bytes = (9 << 20) - 1;
-    Outcome one_thread = Import(*corpus, OnOneThread(options));
-    CHECK_THAT(one_thread.error,
-               Catch::StartsWith("LIMIT_EXCEEDED: inflated data exceeds the limit of 9437183 "
-                                 "bytes (limits.maxMemberBytes) (at corespace/run2/core/uniquing/"
-                                 "arrayUniquer/integeruniquer.data"));
-    CheckSameAtEveryThreadCount(*corpus, one_thread, options);
-  }
 }
 
 }  // namespace
