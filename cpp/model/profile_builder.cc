@@ -120,13 +120,18 @@ FrameId ProfileBuilder::InternFrame(const FrameDesc& desc) {
   return id;
 }
 
-ImageId ProfileBuilder::InternImage(const CodeImage& image) {
+std::string ProfileBuilder::ImageKey(const CodeImage& image) {
   std::string key = image.path;
   key.push_back('\0');
   if (image.uuid) key.append(image.uuid->begin(), image.uuid->end());
   key.push_back('\0');
   if (image.load_address) key.append(std::to_string(*image.load_address));
-  auto [entry, inserted] = image_index_.try_emplace(key, static_cast<ImageId>(images_.size()));
+  return key;
+}
+
+ImageId ProfileBuilder::InternImage(const CodeImage& image) {
+  auto [entry, inserted] =
+      image_index_.try_emplace(ImageKey(image), static_cast<ImageId>(images_.size()));
   if (inserted) images_.push_back(image);
   return entry->second;
 }

@@ -203,6 +203,8 @@ class ProfileBuilder {
   Status TooManySamples() const;
   // The text a frame is interned by: frames of one key are one frame.
   static void FrameKey(const FrameDesc& desc, std::string* key);
+  // The same of an image.
+  static std::string ImageKey(const CodeImage& image);
   // What InternFrame was given for frame `id`: its image id is this builder's.
   FrameDesc DescOf(FrameId id) const;
 

@@ -25,7 +25,8 @@ bool ProfileBuilder::CanAppend(const ProfileBuilder& part) const {
   bool carried = part.interval_sources_.empty() && part.intervals_.empty() && part.heaps_.empty() &&
                  part.run_info_.empty() && part.instruments_.empty() && !part.preferred_run_ &&
                  !part.stack_limit_reached_;
-  if (!carried) return false;
+  // A builder past its stack limit refuses the part's first sample, saying where.
+  if (!carried || stack_limit_reached_) return false;
   // InternStack refuses a node once the table holds the limit.
   uint64_t stack_limit = std::min<uint64_t>(max_stack_nodes_, kEmptyStack - 1);
   if (stacks_.size() > stack_limit || part.stacks_.size() > stack_limit - stacks_.size()) {
@@ -34,11 +35,20 @@ bool ProfileBuilder::CanAppend(const ProfileBuilder& part) const {
   if (part.total_samples_ > sample_room()) return false;
   if (part.large_weights_.size() > kLargeWeight - large_weights_.size()) return false;
   // A frame keeps the first source file it is given: one this builder names
-  // otherwise would have kept other calls' lines.
+  // otherwise would have kept other calls' lines. Its key names its image by
+  // the id Append would give it.
+  std::vector<ImageId> images;
+  ImageId next_image = static_cast<ImageId>(images_.size());
+  for (const CodeImage& image : part.images_) {
+    auto here = image_index_.find(ImageKey(image));
+    images.push_back(here != image_index_.end() ? here->second : next_image++);
+  }
   std::string key;
   for (FrameId id = 0; id < part.frames_.size(); ++id) {
     if (!part.frame_has_source_[id]) continue;
-    FrameKey(part.DescOf(id), &key);
+    FrameDesc desc = part.DescOf(id);
+    if (desc.image_id != kNoImage) desc.image_id = images[desc.image_id];
+    FrameKey(desc, &key);
     std::optional<uint32_t> here = frame_index_.Find(key);
     if (here && frame_has_source_[*here] && frames_[*here].file != part.frames_[id].file) {
       return false;

@@ -77,6 +77,13 @@ TEST_CASE("A part is refused where appending it might differ from its calls") {
     ReadTable(roomy, 1, 30);
     CHECK(roomy.CanAppend(part));
   }
+  SECTION("a builder already past limits.maxStackNodes, which refuses the part's samples") {
+    ProfileBuilder builder(UINT64_MAX, /*max_stack_nodes=*/1);
+    FrameId a = builder.InternFrame({"a", "", "", std::nullopt});
+    FrameId b = builder.InternFrame({"b", "", "", std::nullopt});
+    builder.InternFrames(kEmptyStack, {a, b});
+    CHECK_FALSE(builder.CanAppend(ProfileBuilder()));
+  }
   SECTION("a frame whose source file the builder names otherwise") {
     ProfileBuilder builder;
     builder.InternFrame({"work", "/bin/app", "/src/other.c", 1});
