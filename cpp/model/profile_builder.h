@@ -205,8 +205,8 @@ class ProfileBuilder {
   static void FrameKey(const FrameDesc& desc, std::string* key);
   // The same of an image.
   static std::string ImageKey(const CodeImage& image);
-  // What InternFrame was given for frame `id`: its image id is this builder's.
-  FrameDesc DescOf(FrameId id) const;
+  // What InternFrame was given for frame `id`, its image renumbered by `images`.
+  FrameDesc DescOf(FrameId id, const std::vector<ImageId>& images) const;
 
   // A sample as stored until Build(): 16 bytes, for there may be millions.
   // Weights that need more than 31 bits (rare) are kept in large_weights_.

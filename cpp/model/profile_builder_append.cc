@@ -6,7 +6,7 @@
 
 namespace instrumentscope {
 
-FrameDesc ProfileBuilder::DescOf(FrameId id) const {
+FrameDesc ProfileBuilder::DescOf(FrameId id, const std::vector<ImageId>& images) const {
   const Frame& frame = frames_[id];
   FrameDesc desc;
   desc.name = frame.name;
@@ -16,7 +16,7 @@ FrameDesc ProfileBuilder::DescOf(FrameId id) const {
     desc.line = frame.line;
   }
   desc.address = frame.address;
-  desc.image_id = frame.image;
+  desc.image_id = frame.image == kNoImage ? kNoImage : images[frame.image];
   if (!frame.folded.empty()) desc.folded = &frame.folded;
   return desc;
 }
@@ -46,9 +46,7 @@ bool ProfileBuilder::CanAppend(const ProfileBuilder& part) const {
   std::string key;
   for (FrameId id = 0; id < part.frames_.size(); ++id) {
     if (!part.frame_has_source_[id]) continue;
-    FrameDesc desc = part.DescOf(id);
-    if (desc.image_id != kNoImage) desc.image_id = images[desc.image_id];
-    FrameKey(desc, &key);
+    FrameKey(part.DescOf(id, images), &key);
     std::optional<uint32_t> here = frame_index_.Find(key);
     if (here && frame_has_source_[*here] && frames_[*here].file != part.frames_[id].file) {
       return false;
@@ -64,9 +62,7 @@ Status ProfileBuilder::Append(const ProfileBuilder& part) {
   std::vector<FrameId> frames;
   frames.reserve(part.frames_.size());
   for (FrameId id = 0; id < part.frames_.size(); ++id) {
-    FrameDesc desc = part.DescOf(id);
-    if (desc.image_id != kNoImage) desc.image_id = images[desc.image_id];
-    frames.push_back(InternFrame(desc));
+    frames.push_back(InternFrame(part.DescOf(id, images)));
   }
   // A node's parent comes before it.
   std::vector<StackId> stacks(part.stacks_.size());
