@@ -8,7 +8,8 @@
 // --no-threads; the largest natively on one thread too). Says whether the
 // threaded core's import of each export meets the target (at most xmllint's
 // time, the two timed in turn, and peak memory at most half the file), and
-// whether the largest bundle's does (at most 1.0 s).
+// whether the largest bundle's does (at most 1.0 s; with the 200 MB export in
+// the run, also its time at the pace of the day the target was set).
 // On the exports, the Firefox Profiler output too (--format firefox), whose
 // peak memory is to stay within the speedscope path's: compared in the native
 // build on one thread, where the peak is the data's alone; under Node it also
@@ -63,6 +64,11 @@ const DEMANGLING_TARGET = 0.10;
 // How much more than the speedscope path's peak memory the Firefox Profiler
 // output may take: the runs' own spread, no more.
 const FIREFOX_MEMORY_MARGIN = 0.05;
+// The largest bundle's 1.0 s target was set on a day when xmllint --stream
+// took this long on the 200 MB export (the README's table). A shared host runs
+// at another pace from day to day: the bundle's time is also given at the pace
+// of that day, so that a run on a slower day can still be read against it.
+const TARGET_DAY_FLOOR_SECONDS = 1.06;
 const NATIVE = join(ROOT, 'build', 'native', 'instrumentscope-native');
 const CLI = join(ROOT, 'web', 'src', 'cli.js');
 
@@ -171,6 +177,7 @@ function main() {
   const firefoxOver = [];
   const ratios = [];
   const memory = [];
+  let floor200 = null;
   // What the threaded CLI takes before any data: Node, the core and its workers, on a 3 MB export.
   const small = join(OUT, 'export-3.xml');
   if (!existsSync(small)) execFileSync('node', [join(ROOT, 'bench', 'grow-export.js'), SEED, small, '3'], { stdio: 'ignore' });
@@ -184,6 +191,7 @@ function main() {
     const [floor, threaded, turns] = bestInTurn(['xmllint', ['--stream', '--noout', file]],
       ['node', [CLI, file, '-o', '/dev/null']], runs);
     show(row(name, bytes, 'xmllint --stream', floor));
+    if (size === 200) floor200 = floor.seconds;
     const speedscope = best(NATIVE, [file, '--threads', '1', '-o', '/dev/null'], runs);
     show(row(name, bytes, 'native, --threads 1', speedscope));
     const firefox = best(NATIVE, [file, '--threads', '1', '--format', 'firefox', '-o', '/dev/null'], runs);
@@ -211,6 +219,7 @@ function main() {
   show('| input | MB | importer | seconds | MB/s | peak MB |');
   show('|---|---|---|---|---|---|');
   let largest = null;
+  let largestSeconds = null;
   for (const bundle of BUNDLES) {
     const path = join(CORPUS, bundle);
     if (!existsSync(path)) continue;
@@ -228,11 +237,18 @@ function main() {
     show(row(name, bytes, 'wasm (CLI), --no-threads', single));
     if (bundle === BUNDLES[0]) {
       largest = `${name}: ${wasm.seconds.toFixed(2)} s (--no-threads ${single.seconds.toFixed(2)} s)`;
+      largestSeconds = wasm.seconds;
     }
   }
   if (largest) {
     show('');
     show(`The largest bundle through the wasm CLI (the target: at most 1.0 s): ${largest}.`);
+    if (floor200 !== null) {
+      const pace = floor200 / TARGET_DAY_FLOOR_SECONDS;
+      show(`This machine's pace: xmllint --stream took ${floor200.toFixed(2)} s on the 200 MB export, against ` +
+        `${TARGET_DAY_FLOOR_SECONDS} s when the target was set (${pace.toFixed(2)}×): at that pace, ` +
+        `${(largestSeconds / pace).toFixed(2)} s.`);
+    }
   }
   if (existsSync('/usr/bin/valgrind')) {
     show('');
