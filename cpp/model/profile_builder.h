@@ -149,6 +149,10 @@ class ProfileBuilder {
   // durations are not merged across them (samples.h), so that their views
   // during those intervals hold exactly the events that start inside them.
   std::vector<std::pair<int64_t, int64_t>> AllDuringSpans(uint32_t run, int64_t pid) const;
+  // A part read on another thread (Append) holds no intervals, yet its events
+  // are cut where `whole`'s intervals of `run` cut them: it keeps a copy of
+  // those spans, for AllDuringSpans only.
+  void CopyDuringSpans(const ProfileBuilder& whole, uint32_t run);
 
   // Whether Build() adds the views (whole processes, thread pools, samples
   // during intervals); on by default.
@@ -325,6 +329,17 @@ class ProfileBuilder {
   };
   std::vector<SourceState> interval_sources_;
   std::vector<Interval> intervals_;
+  struct DuringSpan {
+    uint32_t run;
+    int64_t pid;  // -1: of every process
+    int64_t start;
+    int64_t end;
+  };
+  std::vector<DuringSpan> copied_during_spans_;  // CopyDuringSpans
+  // Calls `visit` with each span AllDuringSpans takes of `run`, its own
+  // intervals' and those copied.
+  template <typename Visit>
+  void VisitDuringSpans(uint32_t run, Visit visit) const;
   std::vector<std::string> interval_names_;
   std::unordered_map<std::string, uint32_t> interval_name_index_;
   std::vector<std::string> interval_details_ = {std::string()};

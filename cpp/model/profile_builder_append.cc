@@ -27,9 +27,10 @@ bool ProfileBuilder::CanAppend(const ProfileBuilder& part) const {
                  !part.stack_limit_reached_;
   // A builder past its stack limit refuses the part's first sample, saying where.
   if (!carried || stack_limit_reached_) return false;
-  // InternStack refuses a node once the table holds the limit.
+  // InternStack refuses any call, a lookup too, once the builder holds the
+  // limit: a part that could fill it might have looked a stack up after.
   uint64_t stack_limit = std::min<uint64_t>(max_stack_nodes_, kEmptyStack - 1);
-  if (stacks_.size() > stack_limit || part.stacks_.size() > stack_limit - stacks_.size()) {
+  if (stacks_.size() >= stack_limit || part.stacks_.size() >= stack_limit - stacks_.size()) {
     return false;
   }
   if (part.total_samples_ > sample_room()) return false;

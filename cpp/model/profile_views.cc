@@ -38,15 +38,30 @@ std::vector<TimeRange> Union(std::vector<TimeRange> ranges) {
 
 }  // namespace
 
-std::vector<TimeRange> ProfileBuilder::AllDuringSpans(uint32_t run, int64_t pid) const {
-  std::vector<TimeRange> spans;
+template <typename Visit>
+void ProfileBuilder::VisitDuringSpans(uint32_t run, Visit visit) const {
   for (const Interval& interval : intervals_) {
     const SourceState& source = interval_sources_[interval.source];
     if (source.during != DuringViews::kAll || source.summary.run != run) continue;
-    if (source.summary.pid >= 0 && source.summary.pid != pid) continue;
-    spans.emplace_back(interval.start, interval.end == kOpenEnd ? INT64_MAX : interval.end);
+    visit(DuringSpan{run, source.summary.pid, interval.start,
+                     interval.end == kOpenEnd ? INT64_MAX : interval.end});
   }
+  for (const DuringSpan& span : copied_during_spans_) {
+    if (span.run == run) visit(span);
+  }
+}
+
+std::vector<TimeRange> ProfileBuilder::AllDuringSpans(uint32_t run, int64_t pid) const {
+  std::vector<TimeRange> spans;
+  VisitDuringSpans(run, [&](const DuringSpan& span) {
+    if (span.pid < 0 || span.pid == pid) spans.emplace_back(span.start, span.end);
+  });
   return Union(std::move(spans));
+}
+
+void ProfileBuilder::CopyDuringSpans(const ProfileBuilder& whole, uint32_t run) {
+  whole.VisitDuringSpans(run,
+                         [&](const DuringSpan& span) { copied_during_spans_.push_back(span); });
 }
 
 namespace {

@@ -14,6 +14,8 @@ SampleTablesAhead::Part::Part(BundleContext& whole, const Table& table,
       builder(whole.options.limits.max_samples, whole.options.limits.max_stack_nodes),
       context(whole, *files, builder, stop) {
   context.CopyRun(table.store.run, whole);
+  // The run's intervals are all read by now: its events are cut where they are.
+  builder.CopyDuringSpans(whole.builder, table.run());
 }
 
 SampleTablesAhead::SampleTablesAhead(BundleContext& bundle, const std::vector<Planned>& tables,

@@ -69,13 +69,33 @@ TEST_CASE("A part is refused where appending it might differ from its calls") {
     ReadTable(roomy, 1, 30);
     CHECK(roomy.CanAppend(part));
   }
-  SECTION("stack nodes that could pass limits.maxStackNodes, the part's all counted as new") {
-    ProfileBuilder builder(UINT64_MAX, /*max_stack_nodes=*/5);
+  SECTION("stack nodes that could reach limits.maxStackNodes, the part's all counted as new") {
+    ProfileBuilder builder(UINT64_MAX, /*max_stack_nodes=*/6);
     ReadTable(builder, 1, 30);
     CHECK_FALSE(builder.CanAppend(part));
-    ProfileBuilder roomy(UINT64_MAX, /*max_stack_nodes=*/6);
+    ProfileBuilder roomy(UINT64_MAX, /*max_stack_nodes=*/7);
     ReadTable(roomy, 1, 30);
     CHECK(roomy.CanAppend(part));
+  }
+  SECTION("a part that fills limits.maxStackNodes and then looks a stack up, which fails there") {
+    auto read_other = [](ProfileBuilder& builder) {
+      FrameId x = builder.InternFrame({"x", "", "", std::nullopt});
+      FrameId y = builder.InternFrame({"y", "", "", std::nullopt});
+      FrameId z = builder.InternFrame({"z", "", "", std::nullopt});
+      builder.InternFrames(kEmptyStack, {z, y, x});               // 3 new nodes
+      StackId known = builder.InternFrames(kEmptyStack, {y, x});  // found, not added
+      auto timeline = builder.AddTimeline(2, "time-profile", ValueUnit::kNanoseconds);
+      auto thread = builder.InternThread(timeline, ThreadDesc{"Main Thread", 1, "app", 42});
+      return builder.AddSample(thread, 10, 1, known);
+    };
+    ProfileBuilder direct(UINT64_MAX, /*max_stack_nodes=*/6);
+    ReadTable(direct, 1, 30);  // 3 nodes
+    CHECK(read_other(direct).code() == ErrorCode::kLimitExceeded);
+    ProfileBuilder other(UINT64_MAX, /*max_stack_nodes=*/6);
+    REQUIRE(read_other(other).ok());
+    ProfileBuilder builder(UINT64_MAX, /*max_stack_nodes=*/6);
+    ReadTable(builder, 1, 30);
+    CHECK_FALSE(builder.CanAppend(other));
   }
   SECTION("a builder already past limits.maxStackNodes, which refuses the part's samples") {
     ProfileBuilder builder(UINT64_MAX, /*max_stack_nodes=*/1);
@@ -95,6 +115,29 @@ TEST_CASE("A part is refused where appending it might differ from its calls") {
     with_intervals.AddIntervalSource(ProfileBuilder::IntervalSourceDesc{});
     CHECK_FALSE(builder.CanAppend(with_intervals));
   }
+}
+
+TEST_CASE("A part cuts its events where the whole's intervals of its run would") {
+  ProfileBuilder whole;
+  ProfileBuilder::IntervalSourceDesc hangs;
+  hangs.run = 2;
+  hangs.pid = 42;
+  hangs.during = ProfileBuilder::DuringViews::kAll;
+  hangs.during_name = "hangs";
+  auto source = whole.AddIntervalSource(hangs);
+  REQUIRE(whole.AddInterval(source, 100, 200, "Hang", "Hang").ok());
+  REQUIRE(whole.AddInterval(source, 150, ProfileBuilder::kOpenEnd, "Hang", "Hang").ok());
+  ProfileBuilder::IntervalSourceDesc signposts = hangs;
+  signposts.during = ProfileBuilder::DuringViews::kBusiestNames;
+  REQUIRE(whole.AddInterval(whole.AddIntervalSource(signposts), 10, 20, "a", "a").ok());
+  ProfileBuilder part;
+  part.CopyDuringSpans(whole, 2);
+  using Spans = std::vector<std::pair<int64_t, int64_t>>;
+  CHECK(part.AllDuringSpans(2, 42) == Spans{{100, INT64_MAX}});
+  CHECK(part.AllDuringSpans(2, 42) == whole.AllDuringSpans(2, 42));
+  CHECK(part.AllDuringSpans(2, 7).empty());   // another process's
+  CHECK(part.AllDuringSpans(1, 42).empty());  // another run's
+  CHECK(whole.CanAppend(part));               // the copy is no interval of the part's
 }
 
 }  // namespace
